@@ -1,0 +1,149 @@
+package sessionref
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Resolver lists candidates and prepares referenced-session context over
+// a host's [SessionQuery]. It holds no state beyond its configuration and
+// is safe for concurrent use.
+type Resolver struct {
+	q   SessionQuery
+	cfg Config
+}
+
+// NewResolver returns a resolver over q. Zero Config fields take their
+// defaults; a negative value or MaxReferences above 3 is
+// [CodeInvalidConfig].
+func NewResolver(q SessionQuery, cfg Config) (*Resolver, error) {
+	if q == nil {
+		return nil, configError("a SessionQuery is required")
+	}
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Resolver{q: q, cfg: c}, nil
+}
+
+// Config returns the effective configuration, defaults filled in.
+func (r *Resolver) Config() Config { return r.cfg }
+
+// ListCandidates returns up to limit sessions that t may reference and
+// that match query, best first. An empty query lists every session; any
+// other matches case-insensitively against the id, the working directory
+// and the latest title. Ranking puts sessions in t's working directory
+// first, then those without one, then the rest; within a rank the store's
+// newest-first order is kept.
+//
+// A store error from listing or titles is returned as it is, without a
+// code; cancellation is [CodeCancelled]; limit < 1 is
+// [CodeInvalidReference].
+func (r *Resolver) ListCandidates(ctx context.Context, t Target, query string, limit int) ([]Candidate, error) {
+	if limit < 1 || limit > maxSafeInteger {
+		return nil, newError(CodeInvalidReference, "candidate limit must be a positive safe integer", nil)
+	}
+	needle := lowerJS(query)
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(context.Cause(ctx))
+	}
+	headers, err := race(ctx, r.q.ListSessions)
+	if err != nil {
+		return nil, err
+	}
+	// Bucket by rank: a stable sort on (rank, index) in one pass.
+	var buckets [3][]SessionHeader
+	for _, h := range headers {
+		if h.ID == t.ID {
+			continue
+		}
+		rk := RankOf(t, h.Cwd)
+		buckets[rk] = append(buckets[rk], h)
+	}
+	ordered := make([]SessionHeader, 0, len(buckets[0])+len(buckets[1])+len(buckets[2]))
+	for _, b := range buckets {
+		ordered = append(ordered, b...)
+	}
+	if needle == "" && len(ordered) > limit {
+		ordered = ordered[:limit]
+	}
+	ids := make([]string, len(ordered))
+	for i, h := range ordered {
+		ids[i] = h.ID
+	}
+	titles, err := race(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Candidate, 0, min(limit, len(ordered)))
+	for i, h := range ordered {
+		label := h.ID
+		if i < len(titles) && titles[i].Err == nil && titles[i].Title != nil {
+			label = titles[i].Title.Text
+		}
+		if needle != "" && !matches(needle, h, label) {
+			continue
+		}
+		out = append(out, Candidate{SessionID: h.ID, Label: label, Cwd: h.Cwd, CreatedAt: h.CreatedAt, Rank: RankOf(t, h.Cwd)})
+		if len(out) == limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// ListMentionCandidates is the reference's remote listing: the configured
+// CandidateLimit, each candidate carrying its canonical mention.
+func (r *Resolver) ListMentionCandidates(ctx context.Context, t Target, query string) ([]Candidate, error) {
+	cs, err := r.ListCandidates(ctx, t, query, r.cfg.CandidateLimit)
+	if err != nil {
+		return nil, err
+	}
+	for i := range cs {
+		m, err := FormatMention(Reference{SessionID: cs[i].SessionID, Label: &cs[i].Label})
+		if err != nil {
+			return nil, err
+		}
+		cs[i].Mention = m
+	}
+	return cs, nil
+}
+
+func matches(needle string, h SessionHeader, label string) bool {
+	return strings.Contains(lowerJS(h.ID), needle) ||
+		h.Cwd != nil && strings.Contains(lowerJS(*h.Cwd), needle) ||
+		strings.Contains(lowerJS(label), needle)
+}
+
+// race runs f and returns its result, or CANCELLED as soon as ctx ends,
+// even if f never returns. Errors of f pass through unwrapped unless ctx
+// has ended meanwhile. A panic in f becomes an error.
+func race[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1) // buffered: an abandoned call never blocks
+	go func() {
+		var res result
+		defer func() {
+			if p := recover(); p != nil {
+				res.err = fmt.Errorf("session store panicked: %v", p)
+			}
+			ch <- res
+		}()
+		res.v, res.err = f(ctx)
+	}()
+	var zero T
+	select {
+	case <-ctx.Done():
+		return zero, cancelled(context.Cause(ctx))
+	case res := <-ch:
+		if res.err != nil && ctx.Err() != nil {
+			return zero, cancelled(context.Cause(ctx))
+		}
+		return res.v, res.err
+	}
+}

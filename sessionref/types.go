@@ -1,0 +1,323 @@
+package sessionref
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+)
+
+// SessionQuery is what a host provides over its session storage. The
+// resolver only reads through it; implementations must be safe for
+// concurrent use.
+type SessionQuery interface {
+	// ListSessions returns every session's header, newest first.
+	ListSessions(ctx context.Context) ([]SessionHeader, error)
+	// ReadTitles returns one result per id, in the order given. A failure
+	// for one id belongs in its TitleResult; an error return fails the
+	// whole call (cancellation, say).
+	ReadTitles(ctx context.Context, ids []string) ([]TitleResult, error)
+	// ReadSurface returns a detached snapshot of a session's current
+	// surface. A missing session is an error.
+	ReadSurface(ctx context.Context, id string) (Surface, error)
+}
+
+// SessionHeader is what listing knows of a session without reading it.
+type SessionHeader struct {
+	// ID is the session id.
+	ID string `json:"id"`
+	// Cwd is the session's working directory; nil when it has none.
+	Cwd *string `json:"cwd"`
+	// CreatedAt is the creation time in Unix milliseconds.
+	CreatedAt int64 `json:"createdAt,omitempty"`
+}
+
+// TitleResult is one session's title lookup.
+type TitleResult struct {
+	// Title is the latest title event; nil when the session has none.
+	Title *Title
+	// Err is set when this one lookup failed.
+	Err error
+}
+
+// Title is a session's latest title event.
+type Title struct {
+	// Text is the title, verbatim.
+	Text string `json:"title"`
+	// EventSeq is the seq of the title event.
+	EventSeq int64 `json:"eventSeq"`
+	// UpdatedAt is the event's time in Unix milliseconds.
+	UpdatedAt int64 `json:"updatedAt"`
+}
+
+// Target is the session a message is being written in.
+type Target struct {
+	// ID is the target session's id; it is never offered nor accepted.
+	ID string
+	// Cwd is its working directory, used for ranking; nil for none.
+	Cwd *string
+}
+
+// Candidate is one session offered for a mention.
+type Candidate struct {
+	// SessionID is the candidate's id.
+	SessionID string `json:"sessionId"`
+	// Label is its latest title, or its id when it has none.
+	Label string `json:"label"`
+	// Cwd is its working directory, omitted when it has none.
+	Cwd *string `json:"cwd,omitempty"`
+	// CreatedAt is its creation time in Unix milliseconds.
+	CreatedAt int64 `json:"createdAt"`
+	// Mention is the canonical mention text; only set by
+	// [Resolver.ListMentionCandidates].
+	Mention string `json:"mention,omitempty"`
+	// Rank is why it sorts where it does (not part of the wire form).
+	Rank Rank `json:"-"`
+}
+
+// Rank orders candidates: same working directory first, then sessions
+// without one, then the rest.
+type Rank int
+
+// The three ranks, best first.
+const (
+	RankSameCwd Rank = iota
+	RankNoCwd
+	RankOtherCwd
+)
+
+// RankOf returns the rank of a session with working directory cwd for a
+// message written in t.
+func RankOf(t Target, cwd *string) Rank {
+	switch {
+	case cwd != nil && t.Cwd != nil && *cwd == *t.Cwd:
+		return RankSameCwd
+	case cwd == nil:
+		return RankNoCwd
+	}
+	return RankOtherCwd
+}
+
+// Surface is a detached snapshot of a session's current surface: the
+// messages a model would see, in surface order.
+type Surface struct {
+	// Session is the session's header.
+	Session SessionHeader `json:"session"`
+	// CapturedThroughSeq is the seq of the last event of any type in the
+	// log the snapshot was taken from; nil for an empty log.
+	CapturedThroughSeq *int64 `json:"capturedThroughSeq"`
+	// Events is the current surface, in surface order (not seq order).
+	Events []Event `json:"events"`
+}
+
+// The surface event types.
+const (
+	EventUserMessage      = "user/message"
+	EventAssistantMessage = "assistant/message"
+	EventToolResult       = "tool/result"
+)
+
+// Event is one message on a surface.
+type Event struct {
+	// Seq is the event's seq in its log, when known.
+	Seq *int64 `json:"seq,omitempty"`
+	// Type is one of the Event* constants.
+	Type string `json:"type"`
+	// Source says who wrote the message.
+	Source Source `json:"source"`
+	// Content is the message's blocks.
+	Content []Block `json:"content"`
+	// Interrupted marks the partial text of a cancelled stream.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Synthetic marks an event a store made up rather than read, such as
+	// the closer of a turn that was still open on disk.
+	Synthetic bool `json:"synthetic,omitempty"`
+}
+
+// Source kinds and plugins this package looks at.
+const (
+	SourceUser             = "user"
+	SourcePlugin           = "plugin"
+	SourceModel            = "model"
+	SourceTool             = "tool"
+	SourceSessionReference = "session-reference"
+	PluginCompact          = "compact"
+)
+
+// Source is a message's source. Kind and Plugin are parsed; every other
+// field is kept verbatim in Fields so nothing a store wrote is lost.
+type Source struct {
+	// Kind is "user", "plugin", "model", "tool", "session-reference", …
+	Kind string
+	// Plugin names the plugin of a "plugin" source.
+	Plugin string
+	// Fields holds the other fields as raw JSON.
+	Fields map[string]json.RawMessage
+}
+
+// IsCheckpoint reports whether s marks a compaction checkpoint.
+func (s Source) IsCheckpoint() bool { return s.Kind == SourcePlugin && s.Plugin == PluginCompact }
+
+// Clone returns a copy that shares no map with s.
+func (s Source) Clone() Source {
+	if s.Fields != nil {
+		m := make(map[string]json.RawMessage, len(s.Fields))
+		for k, v := range s.Fields {
+			m[k] = slices.Clone(v)
+		}
+		s.Fields = m
+	}
+	return s
+}
+
+// MarshalJSON writes kind, plugin, then the other fields by name.
+func (s Source) MarshalJSON() ([]byte, error) {
+	return marshalOpenObject([][2]any{{"kind", s.Kind}, {"plugin", s.Plugin}}, s.Fields)
+}
+
+// UnmarshalJSON reads any JSON object.
+func (s *Source) UnmarshalJSON(b []byte) error {
+	var kind, plugin string
+	fields, err := unmarshalOpenObject(b, map[string]*string{"kind": &kind, "plugin": &plugin})
+	if err != nil {
+		return err
+	}
+	*s = Source{Kind: kind, Plugin: plugin, Fields: fields}
+	return nil
+}
+
+// The content block types this package looks at.
+const (
+	BlockText      = "text"
+	BlockReasoning = "reasoning"
+)
+
+// Block is one content block. Type and Text are parsed; other fields of
+// unknown block kinds (images, tool calls) are kept verbatim in Fields.
+type Block struct {
+	// Type is "text", "reasoning", "image", …
+	Type string
+	// Text is the text of a text or reasoning block.
+	Text string
+	// Fields holds the other fields as raw JSON.
+	Fields map[string]json.RawMessage
+}
+
+// TextBlock returns a text block.
+func TextBlock(text string) Block { return Block{Type: BlockText, Text: text} }
+
+// MarshalJSON writes type, text (when set or a text block), then the rest.
+func (b Block) MarshalJSON() ([]byte, error) {
+	known := [][2]any{{"type", b.Type}}
+	if b.Text != "" || b.Type == BlockText || b.Type == BlockReasoning {
+		known = append(known, [2]any{"text", &b.Text})
+	}
+	return marshalOpenObject(known, b.Fields)
+}
+
+// UnmarshalJSON reads any JSON object.
+func (b *Block) UnmarshalJSON(data []byte) error {
+	var typ, text string
+	fields, err := unmarshalOpenObject(data, map[string]*string{"type": &typ, "text": &text})
+	if err != nil {
+		return err
+	}
+	*b = Block{Type: typ, Text: text, Fields: fields}
+	return nil
+}
+
+// CloneBlocks deep-copies blocks.
+func CloneBlocks(blocks []Block) []Block {
+	if blocks == nil {
+		return nil
+	}
+	out := make([]Block, len(blocks))
+	for i, b := range blocks {
+		if b.Fields != nil {
+			m := make(map[string]json.RawMessage, len(b.Fields))
+			for k, v := range b.Fields {
+				m[k] = slices.Clone(v)
+			}
+			b.Fields = m
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// Clone deep-copies an event.
+func (e Event) Clone() Event {
+	if e.Seq != nil {
+		seq := *e.Seq
+		e.Seq = &seq
+	}
+	e.Source = e.Source.Clone()
+	e.Content = CloneBlocks(e.Content)
+	return e
+}
+
+// marshalOpenObject writes the known keys in order (a string value that
+// is empty is left out, a *string is always written) and then the extra
+// fields sorted by name.
+func marshalOpenObject(known [][2]any, extra map[string]json.RawMessage) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	n := 0
+	write := func(k string, v []byte) {
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		n++
+		buf.Write(appendJSString(nil, k, false))
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	for _, kv := range known {
+		k := kv[0].(string)
+		switch v := kv[1].(type) {
+		case string:
+			if v != "" {
+				write(k, appendJSString(nil, validOrReplaced(v), false))
+			}
+		case *string:
+			write(k, appendJSString(nil, validOrReplaced(*v), false))
+		}
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v := extra[k]
+		if !json.Valid(v) {
+			return nil, &json.UnsupportedValueError{Str: "field " + k + " holds invalid JSON"}
+		}
+		write(k, v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// unmarshalOpenObject reads a JSON object: the string fields named in
+// known are stored through their pointers, everything else is returned.
+func unmarshalOpenObject(b []byte, known map[string]*string) (map[string]json.RawMessage, error) {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k, dst := range known {
+		raw, ok := all[k]
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(raw, dst); err != nil {
+			continue // not a string: keep it verbatim as an extra field
+		}
+		delete(all, k)
+	}
+	if len(all) == 0 {
+		all = nil
+	}
+	return all, nil
+}
