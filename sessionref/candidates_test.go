@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -143,4 +144,16 @@ func TestLowerJSFullCasing(t *testing.T) {
 			t.Errorf("lowerJS(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func FuzzContainsLower(f *testing.F) {
+	f.Add("Refactor PARSER", "pars")
+	f.Add("İstanbul", "i̇s")
+	f.Add("ΟΔΟΣ", "ος")
+	f.Fuzz(func(t *testing.T, s, q string) {
+		needle := lowerJS(q)
+		if got, want := containsLower(s, needle), strings.Contains(lowerJS(s), needle); got != want {
+			t.Fatalf("containsLower(%q, %q) = %v, want %v", s, needle, got, want)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package sessionref
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
@@ -17,4 +18,42 @@ func lowerJS(s string) string {
 		return strings.ToLower(s)
 	}
 	return cases.Lower(language.Und).String(s)
+}
+
+// containsLower reports whether lowerJS(s) contains needle, which is
+// already lowered. ASCII text, the common case, is searched in place
+// without building its lowered copy.
+func containsLower(s, needle string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(lowerJS(s), needle)
+		}
+	}
+	if len(needle) > len(s) {
+		return false
+	}
+	if len(needle) == 0 {
+		return true
+	}
+	first := needle[0]
+	for i := 0; i+len(needle) <= len(s); i++ {
+		if asciiLower(s[i]) != first {
+			continue
+		}
+		j := 1
+		for j < len(needle) && asciiLower(s[i+j]) == needle[j] {
+			j++
+		}
+		if j == len(needle) {
+			return true
+		}
+	}
+	return false
+}
+
+func asciiLower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }

@@ -3,7 +3,6 @@ package sessionref
 import (
 	"context"
 	"fmt"
-	"strings"
 )
 
 // Resolver lists candidates and prepares referenced-session context over
@@ -53,32 +52,39 @@ func (r *Resolver) ListCandidates(ctx context.Context, t Target, query string, l
 	if err != nil {
 		return nil, err
 	}
-	// Bucket by rank: a stable sort on (rank, index) in one pass.
-	var buckets [3][]SessionHeader
-	for _, h := range headers {
-		if h.ID == t.ID {
+	// A stable sort on (rank, index) as a counting sort of positions.
+	var counts [3]int
+	ranks := make([]Rank, len(headers))
+	for i := range headers {
+		if headers[i].ID == t.ID {
+			ranks[i] = -1
 			continue
 		}
-		rk := RankOf(t, h.Cwd)
-		buckets[rk] = append(buckets[rk], h)
+		ranks[i] = RankOf(t, headers[i].Cwd)
+		counts[ranks[i]]++
 	}
-	ordered := make([]SessionHeader, 0, len(buckets[0])+len(buckets[1])+len(buckets[2]))
-	for _, b := range buckets {
-		ordered = append(ordered, b...)
+	starts := [3]int{0, counts[0], counts[0] + counts[1]}
+	order := make([]int32, counts[0]+counts[1]+counts[2])
+	for i, rk := range ranks {
+		if rk >= 0 {
+			order[starts[rk]] = int32(i)
+			starts[rk]++
+		}
 	}
-	if needle == "" && len(ordered) > limit {
-		ordered = ordered[:limit]
+	if needle == "" && len(order) > limit {
+		order = order[:limit]
 	}
-	ids := make([]string, len(ordered))
-	for i, h := range ordered {
-		ids[i] = h.ID
+	ids := make([]string, len(order))
+	for i, h := range order {
+		ids[i] = headers[h].ID
 	}
 	titles, err := race(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) })
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Candidate, 0, min(limit, len(ordered)))
-	for i, h := range ordered {
+	out := make([]Candidate, 0, min(limit, len(order)))
+	for i, hi := range order {
+		h := &headers[hi]
 		label := h.ID
 		if i < len(titles) && titles[i].Err == nil && titles[i].Title != nil {
 			label = titles[i].Title.Text
@@ -86,7 +92,7 @@ func (r *Resolver) ListCandidates(ctx context.Context, t Target, query string, l
 		if needle != "" && !matches(needle, h, label) {
 			continue
 		}
-		out = append(out, Candidate{SessionID: h.ID, Label: label, Cwd: h.Cwd, CreatedAt: h.CreatedAt, Rank: RankOf(t, h.Cwd)})
+		out = append(out, Candidate{SessionID: h.ID, Label: label, Cwd: h.Cwd, CreatedAt: h.CreatedAt, Rank: ranks[hi]})
 		if len(out) == limit {
 			break
 		}
@@ -111,10 +117,8 @@ func (r *Resolver) ListMentionCandidates(ctx context.Context, t Target, query st
 	return cs, nil
 }
 
-func matches(needle string, h SessionHeader, label string) bool {
-	return strings.Contains(lowerJS(h.ID), needle) ||
-		h.Cwd != nil && strings.Contains(lowerJS(*h.Cwd), needle) ||
-		strings.Contains(lowerJS(label), needle)
+func matches(needle string, h *SessionHeader, label string) bool {
+	return containsLower(h.ID, needle) || h.Cwd != nil && containsLower(*h.Cwd, needle) || containsLower(label, needle)
 }
 
 // race runs f and returns its result, or CANCELLED as soon as ctx ends,

@@ -11,75 +11,76 @@ const (
 	RoleAssistant = "assistant"
 )
 
-// item is one projected message. Its text is only built (joined and made
-// valid UTF-8) when the message is kept, so a dropped message costs O(1)
-// in its length.
+// item is one projected message that is kept. Only kept messages are
+// built (joined and made valid UTF-8); a dropped message costs O(1) in its
+// length.
 type item struct {
-	ev         *Event
+	index      int // position in the surface
 	assistant  bool
 	checkpoint bool
-	rawLen     int // B(original): raw UTF-8 length of the joined text
-
-	kept     bool
-	original string // the joined text, once built
-	text     string // the current, possibly truncated, text
-	omitted  int    // bytes omitted by truncation
+	rawLen     int    // B(original): raw UTF-8 length of the joined text
+	original   string // the joined text
+	text       string // the current, possibly truncated, text
+	omitted    int    // bytes omitted by truncation
 }
 
-// project walks a surface and keeps human prompts, compaction checkpoints
-// and assistant messages that have text (spec §6). Other sources (plugins,
-// instructions, earlier session references) and tool results are left out.
-func project(events []Event) []item {
-	items := make([]item, 0, len(events))
-	for i := range events {
-		e := &events[i]
-		var it item
-		switch e.Type {
-		case EventUserMessage:
-			it.checkpoint = e.Source.IsCheckpoint()
-			if !it.checkpoint && e.Source.Kind != SourceUser {
-				continue
-			}
-		case EventAssistantMessage:
-			it.assistant = true
-		default:
-			continue
+// classify applies the projection (spec §6) to one surface event: human
+// prompts, compaction checkpoints and assistant messages with text are
+// kept; other sources (plugins, instructions, earlier session references)
+// and tool results are not. It returns the raw length of the joined text
+// without building it.
+func classify(e *Event) (ok, assistant, checkpoint bool, rawLen int) {
+	switch e.Type {
+	case EventUserMessage:
+		checkpoint = e.Source.IsCheckpoint()
+		if !checkpoint && e.Source.Kind != SourceUser {
+			return false, false, false, 0
 		}
-		n, texts := 0, 0
-		for _, b := range e.Content {
-			if b.Type == BlockText {
-				n += len(b.Text)
-				texts++
-			}
-		}
-		if texts == 0 || texts == 1 && n == 0 {
-			continue
-		}
-		it.ev = e
-		it.rawLen = n + texts - 1
-		items = append(items, it)
+	case EventAssistantMessage:
+		assistant = true
+	default:
+		return false, false, false, 0
 	}
-	return items
+	n, texts := 0, 0
+	for i := range e.Content {
+		if b := &e.Content[i]; b.Type == BlockText {
+			n += len(b.Text)
+			texts++
+		}
+	}
+	if texts == 0 || texts == 1 && n == 0 {
+		return false, false, false, 0
+	}
+	return true, assistant, checkpoint, n + texts - 1
 }
 
-// build joins the item's text blocks with "\n".
-func (it *item) build() {
-	if it.kept {
-		return
-	}
-	it.kept = true
+// newItem builds the kept item of events[i].
+func newItem(events []Event, i int) item {
+	_, assistant, checkpoint, rawLen := classify(&events[i])
 	var parts []string
-	for _, b := range it.ev.Content {
+	for _, b := range events[i].Content {
 		if b.Type == BlockText {
 			parts = append(parts, b.Text)
 		}
 	}
-	if len(parts) == 1 {
-		it.original = validOrReplaced(parts[0])
-	} else {
-		it.original = validOrReplaced(strings.Join(parts, "\n"))
+	text := parts[0]
+	if len(parts) > 1 {
+		text = strings.Join(parts, "\n")
 	}
-	it.text = it.original
+	text = validOrReplaced(text)
+	return item{index: i, assistant: assistant, checkpoint: checkpoint, rawLen: rawLen, original: text, text: text}
+}
+
+// project returns every projected message of a surface, built. Tests and
+// tools use it; retain itself only builds what it keeps.
+func project(events []Event) []item {
+	var items []item
+	for i := range events {
+		if ok, _, _, _ := classify(&events[i]); ok {
+			items = append(items, newItem(events, i))
+		}
+	}
+	return items
 }
 
 func (it *item) role() string {
@@ -104,65 +105,71 @@ type retained struct {
 }
 
 // retain fits one source's projected conversation into max bytes of
-// tag-safe JSON, as the reference does (spec §8), in linear time: drop the
-// oldest non-checkpoint messages (never the newest), then cut the longest
-// text around an exact notice until the object fits.
-func retain(head []byte, items []item, max int) (retained, bool) {
-	base := len(head) + 2 // the object with "conversation":[]
-	n := len(items)
+// tag-safe JSON exactly as the reference does (spec §8): drop the oldest
+// non-checkpoint messages, never the newest, while too large; then cut
+// the longest text around an exact notice until the object fits. It runs
+// in time linear in the number of events plus the bytes it keeps.
+func retain(head []byte, events []Event, max int) (retained, bool) {
 	var res retained
-	res.record.OriginalMessages = n
-	for i := range items {
-		if items[i].checkpoint {
-			res.record.Compacted = true
-		}
-	}
-
-	// Phase 1, as one backward pass. Checkpoints and the newest item stay;
-	// the other items form a suffix that is kept while it fits. The
-	// reference drops from the front while too large, which keeps exactly
-	// the longest fitting suffix.
-	size := base
-	if n > 0 {
-		size-- // n items have n-1 separators
-	}
-	for i := range items {
-		if items[i].checkpoint || i == n-1 {
-			items[i].build()
-			size += items[i].size() + 1
-		}
-	}
-	dropFrom := -1 // items[0..dropFrom] that are not checkpoints are dropped
-	for i := n - 2; i >= 0; i-- {
-		it := &items[i]
-		if it.checkpoint {
+	// Pass 1: count, and find what is kept whatever the budget.
+	n, totalRaw, last := 0, 0, -1
+	var fixed []item
+	for i := range events {
+		ok, _, checkpoint, rawLen := classify(&events[i])
+		if !ok {
 			continue
 		}
-		if size > max {
-			dropFrom = i
-			break
+		n++
+		totalRaw += rawLen
+		last = i
+		if checkpoint {
+			res.record.Compacted = true
+			fixed = append(fixed, newItem(events, i))
 		}
-		it.build()
+	}
+	res.record.OriginalMessages = n
+	size := len(head) + 2 // the object with "conversation":[]
+	if n > 0 {
+		size-- // n items have n-1 separators
+		if !(len(fixed) > 0 && fixed[len(fixed)-1].index == last) {
+			fixed = append(fixed, newItem(events, last))
+		}
+	}
+	for i := range fixed {
+		size += fixed[i].size() + 1
+	}
+
+	// Phase 1 as one backward pass: the reference drops from the front
+	// while too large, which keeps exactly the longest suffix of the
+	// droppable messages that fits.
+	var suffix []item // newest first
+	for i := last - 1; i >= 0 && size <= max; i-- {
+		ok, _, checkpoint, _ := classify(&events[i])
+		if !ok || checkpoint {
+			continue
+		}
+		it := newItem(events, i)
 		s := it.size() + 1
 		if size+s > max {
-			it.kept = false
-			dropFrom = i
 			break
 		}
 		size += s
+		suffix = append(suffix, it)
 	}
-	dropped := 0
-	kept := make([]*item, 0, n)
-	for i := range items {
-		it := &items[i]
-		if i <= dropFrom && !it.checkpoint {
-			it.kept = false
-			res.record.OmittedMessages++
-			dropped += it.rawLen
-			continue
+	kept := make([]*item, 0, len(fixed)+len(suffix))
+	keptRaw := 0
+	for f, s := 0, len(suffix)-1; f < len(fixed) || s >= 0; {
+		var it *item
+		if s < 0 || f < len(fixed) && fixed[f].index < suffix[s].index {
+			it, f = &fixed[f], f+1
+		} else {
+			it, s = &suffix[s], s-1
 		}
+		keptRaw += it.rawLen
 		kept = append(kept, it)
 	}
+	res.record.OmittedMessages = n - len(kept)
+	dropped := totalRaw - keptRaw
 
 	// Phase 2: truncate the longest text until the object fits.
 	for size > max {

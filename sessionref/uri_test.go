@@ -8,9 +8,9 @@ import (
 
 func TestEncodeURIGoldens(t *testing.T) {
 	for id, want := range map[string]string{
-		"source":                         "dsh-session:InNvdXJjZSI",
-		"same":                           "dsh-session:InNhbWUi",
-		"":                               "dsh-session:IiI",
+		"source":                      "dsh-session:InNvdXJjZSI",
+		"same":                        "dsh-session:InNhbWUi",
+		"":                            "dsh-session:IiI",
 		"unicode/引号\"/slash\\/line\n": "dsh-session:InVuaWNvZGUv5byV5Y-3XCIvc2xhc2hcXC9saW5lXG4i",
 	} {
 		got, err := EncodeURI(id)
