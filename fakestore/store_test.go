@@ -1,0 +1,212 @@
+package fakestore
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func texts(s sessionref.Surface) []string {
+	var out []string
+	for _, e := range s.Events {
+		out = append(out, e.Content[0].Text)
+	}
+	return out
+}
+
+func TestSurfaceFoldAndCapturedSeq(t *testing.T) {
+	s := New()
+	ctx := context.Background()
+	if err := s.Create("a", ptr("/src/a"), time.UnixMilli(5)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Create("a", nil, time.UnixMilli(5)); !errors.Is(err, ErrExists) {
+		t.Fatalf("duplicate: %v", err)
+	}
+	u0, _ := s.AppendUser("a", "first")                   // 0
+	a1, _ := s.AppendAssistant("a", "reply")              // 1
+	s.AppendLog("a", "turn/end")                          // 2
+	u3, _ := s.AppendUser("a", "second")                  // 3
+	cp, err := s.Compact("a", u0, a1, "summary of first") // 4 replaces 0..1
+	if err != nil || cp != 4 || u3 != 3 {
+		t.Fatalf("compact %d %v", cp, err)
+	}
+	s.AppendTool("a", "tool out") // 5
+	surf, err := s.ReadSurface(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seqs []int64
+	for _, e := range surf.Events {
+		seqs = append(seqs, *e.Seq)
+	}
+	if !reflect.DeepEqual(seqs, []int64{4, 3, 5}) || *surf.CapturedThroughSeq != 5 {
+		t.Fatalf("surface seqs %v captured %d", seqs, *surf.CapturedThroughSeq)
+	}
+	if !surf.Events[0].Source.IsCheckpoint() {
+		t.Fatal("checkpoint source")
+	}
+	if _, err := s.Compact("a", u0, u0, "x"); !errors.Is(err, ErrBadRange) {
+		t.Fatalf("shadowed seq accepted: %v", err)
+	}
+	if _, err := s.Compact("a", 5, 3, "x"); !errors.Is(err, ErrBadRange) {
+		t.Fatalf("reversed range accepted: %v", err)
+	}
+	if _, err := s.Append("a", sessionref.Event{Type: "turn/start"}); err == nil {
+		t.Fatal("non-surface type accepted by Append")
+	}
+}
+
+func TestReadSurfaceIsDetached(t *testing.T) {
+	s := New()
+	s.Create("a", nil, time.UnixMilli(1))
+	s.AppendUser("a", "original")
+	surf, _ := s.ReadSurface(context.Background(), "a")
+	surf.Events[0].Content[0].Text = "changed by reader"
+	s.AppendUser("a", "later")
+	s.CompactAll("a", "all gone")
+	again, _ := s.ReadSurface(context.Background(), "a")
+	if got := texts(surf); !reflect.DeepEqual(got, []string{"changed by reader"}) {
+		t.Fatalf("snapshot changed: %v", got)
+	}
+	if len(again.Events) != 1 || !again.Events[0].Source.IsCheckpoint() {
+		t.Fatalf("store: %+v", texts(again))
+	}
+	s.Delete("a")
+	if _, err := s.ReadSurface(context.Background(), "a"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("deleted: %v", err)
+	}
+}
+
+func TestListingAndTitles(t *testing.T) {
+	s := New()
+	s.Create("b", nil, time.UnixMilli(10))
+	s.Create("a", nil, time.UnixMilli(10))
+	s.Create("c", ptr("/x"), time.UnixMilli(20))
+	hs, _ := s.ListSessions(context.Background())
+	var ids []string
+	for _, h := range hs {
+		ids = append(ids, h.ID)
+	}
+	if !reflect.DeepEqual(ids, []string{"c", "a", "b"}) {
+		t.Fatalf("order %v", ids)
+	}
+	s.SetTitle("a", "First")
+	seq, _ := s.SetTitle("a", "Second")
+	res, _ := s.ReadTitles(context.Background(), []string{"a", "b", "zz"})
+	if res[0].Title == nil || res[0].Title.Text != "Second" || res[0].Title.EventSeq != seq || res[1].Title != nil || res[1].Err != nil || !errors.Is(res[2].Err, ErrNotFound) {
+		t.Fatalf("titles %+v", res)
+	}
+}
+
+func TestLatencyAndFailures(t *testing.T) {
+	s := New(WithLatency(time.Hour))
+	s.Create("a", nil, time.UnixMilli(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := s.ListSessions(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("latency did not honour ctx: %v", err)
+	}
+	s.SetLatency(0)
+	boom := errors.New("disk gone")
+	s.FailReads("a", boom)
+	if _, err := s.ReadSurface(context.Background(), "a"); !errors.Is(err, boom) {
+		t.Fatalf("failure: %v", err)
+	}
+	s.FailReads("a", nil)
+	if _, err := s.ReadSurface(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	s := New()
+	s.Seed(SeedOptions{Count: 50, Seed: 1})
+	r, _ := sessionref.NewResolver(s, sessionref.Config{})
+	hs, _ := s.ListSessions(context.Background())
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			id := hs[i].ID
+			for range 50 {
+				s.AppendUser(id, "more")
+				r.ListCandidates(context.Background(), sessionref.Target{ID: "t"}, "fix", 10)
+				r.Prepare(context.Background(), sessionref.Target{ID: "t"}, nil, []sessionref.Reference{{SessionID: id}})
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestSeedIsDeterministicAndRealistic(t *testing.T) {
+	a, b := New(), New()
+	idsA := a.Seed(SeedOptions{Count: 400, Seed: 7})
+	idsB := b.Seed(SeedOptions{Count: 400, Seed: 7})
+	if !reflect.DeepEqual(idsA, idsB) {
+		t.Fatal("same seed, different ids")
+	}
+	ctx := context.Background()
+	sa, _ := a.ReadSurface(ctx, idsA[123])
+	sb, _ := b.ReadSurface(ctx, idsB[123])
+	if !reflect.DeepEqual(sa, sb) {
+		t.Fatal("same seed, different sessions")
+	}
+	if other := New().Seed(SeedOptions{Count: 400, Seed: 8}); reflect.DeepEqual(other, idsA) {
+		t.Fatal("different seeds, same ids")
+	}
+	var noCwd, noTitle, compacted, long, cjk, tools, plugins int
+	cwds := map[string]bool{}
+	titles, _ := a.ReadTitles(ctx, idsA)
+	for i, id := range idsA {
+		s, _ := a.ReadSurface(ctx, id)
+		if s.Session.Cwd == nil {
+			noCwd++
+		} else {
+			cwds[*s.Session.Cwd] = true
+		}
+		if titles[i].Title == nil {
+			noTitle++
+		}
+		for _, e := range s.Events {
+			txt := e.Content[0].Text
+			switch {
+			case e.Source.IsCheckpoint():
+				compacted++
+			case e.Type == sessionref.EventToolResult:
+				tools++
+			case e.Source.Kind == sessionref.SourcePlugin:
+				plugins++
+			}
+			if len(txt) > 50000 {
+				long++
+			}
+			for _, r := range txt {
+				if r >= 0x4e00 && r <= 0x9fff {
+					cjk++
+					break
+				}
+			}
+		}
+	}
+	for name, n := range map[string]int{"no cwd": noCwd, "no title": noTitle, "compacted": compacted, "long": long, "cjk": cjk, "tools": tools, "plugins": plugins} {
+		if n == 0 {
+			t.Errorf("corpus has no %s session", name)
+		}
+	}
+	if len(cwds) < 8 {
+		t.Errorf("only %d working directories", len(cwds))
+	}
+}
+
+func BenchmarkSeed100k(b *testing.B) {
+	for b.Loop() {
+		New().Seed(SeedOptions{Count: 100000, Seed: 1})
+	}
+}
