@@ -31,6 +31,7 @@ type Store struct {
 	mu       sync.RWMutex
 	sessions map[string]*session
 	sorted   []sessionref.SessionHeader // newest first; nil when stale
+	titles   []sessionref.TitleResult   // aligned with sorted; rebuilt with it
 	latency  time.Duration
 	failures map[string]error
 	now      func() time.Time
@@ -224,6 +225,7 @@ func (s *Store) SetTitle(id, title string) (int64, error) {
 	now := s.now()
 	seq := ss.push("session/title", now, nil)
 	ss.title = &sessionref.Title{Text: title, EventSeq: seq, UpdatedAt: now.UnixMilli()}
+	s.sorted = nil
 	return seq, nil
 }
 
@@ -235,16 +237,47 @@ func (s *Store) ListSessions(ctx context.Context) ([]sessionref.SessionHeader, e
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sorted == nil {
-		s.sorted = make([]sessionref.SessionHeader, 0, len(s.sessions))
-		for _, ss := range s.sessions {
-			s.sorted = append(s.sorted, ss.header)
-		}
-		slices.SortFunc(s.sorted, func(a, b sessionref.SessionHeader) int {
-			return cmp.Or(cmp.Compare(b.CreatedAt, a.CreatedAt), cmp.Compare(a.ID, b.ID))
-		})
+	s.index()
+	return slices.Clone(s.sorted), nil // a copy: callers may sort or filter it
+}
+
+// ListSessionsWithTitles implements [sessionref.TitleLister]: the headers
+// of ListSessions and their titles, from one sorted index, so a filtered
+// candidate query does no lookup per session.
+func (s *Store) ListSessionsWithTitles(ctx context.Context) ([]sessionref.SessionHeader, []sessionref.TitleResult, error) {
+	if err := s.wait(ctx); err != nil {
+		return nil, nil, err
 	}
-	return slices.Clone(s.sorted), nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.index()
+	// The index is never changed in place, only replaced, so it can be
+	// shared with readers without a copy.
+	return s.sorted, s.titles, nil
+}
+
+// index rebuilds the sorted header and title index if it is stale. The
+// caller holds the write lock.
+func (s *Store) index() {
+	if s.sorted != nil {
+		return
+	}
+	sorted := make([]sessionref.SessionHeader, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		sorted = append(sorted, ss.header)
+	}
+	slices.SortFunc(sorted, func(a, b sessionref.SessionHeader) int {
+		return cmp.Or(cmp.Compare(b.CreatedAt, a.CreatedAt), cmp.Compare(a.ID, b.ID))
+	})
+	slab := make([]sessionref.Title, len(sorted))
+	s.titles = make([]sessionref.TitleResult, len(sorted))
+	for i, h := range sorted {
+		if t := s.sessions[h.ID].title; t != nil {
+			slab[i] = *t
+			s.titles[i].Title = &slab[i]
+		}
+	}
+	s.sorted = sorted
 }
 
 // ReadTitles returns each id's latest title; an unknown id gets an error

@@ -210,3 +210,29 @@ func BenchmarkSeed100k(b *testing.B) {
 		New().Seed(SeedOptions{Count: 100000, Seed: 1})
 	}
 }
+
+// plainQuery hides the TitleLister fast path.
+type plainQuery struct{ sessionref.SessionQuery }
+
+func TestTitleListerMatchesPlainPath(t *testing.T) {
+	s := New()
+	s.Seed(SeedOptions{Count: 3000, Seed: 3})
+	fast, _ := sessionref.NewResolver(s, sessionref.Config{})
+	slow, _ := sessionref.NewResolver(plainQuery{s}, sessionref.Config{})
+	cwd := Cwds("")[1]
+	target := sessionref.Target{ID: "x", Cwd: &cwd}
+	for _, q := range []string{"fix", "重构", "PARSER", "src/api", "e1", "zzzz", "🎉"} {
+		a, err1 := fast.ListCandidates(context.Background(), target, q, 40)
+		b, err2 := slow.ListCandidates(context.Background(), target, q, 40)
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(a, b) {
+			t.Fatalf("query %q: fast and plain paths differ (%v %v)", q, err1, err2)
+		}
+	}
+	// A new title is seen by the fast path at once.
+	hs, _ := s.ListSessions(context.Background())
+	s.SetTitle(hs[5].ID, "Brand new unmistakable title")
+	got, _ := fast.ListCandidates(context.Background(), target, "unmistakable", 5)
+	if len(got) != 1 || got[0].SessionID != hs[5].ID {
+		t.Fatalf("fresh title not found: %+v", got)
+	}
+}

@@ -48,9 +48,26 @@ func (r *Resolver) ListCandidates(ctx context.Context, t Target, query string, l
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(context.Cause(ctx))
 	}
-	headers, err := race(ctx, r.q.ListSessions)
-	if err != nil {
-		return nil, err
+	var headers []SessionHeader
+	var allTitles []TitleResult // aligned with headers, from a TitleLister
+	if tl, ok := r.q.(TitleLister); ok && needle != "" {
+		type both struct {
+			h []SessionHeader
+			t []TitleResult
+		}
+		res, err := race(ctx, func(ctx context.Context) (both, error) {
+			h, t, err := tl.ListSessionsWithTitles(ctx)
+			return both{h, t}, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		headers, allTitles = res.h, res.t
+	} else {
+		var err error
+		if headers, err = race(ctx, r.q.ListSessions); err != nil {
+			return nil, err
+		}
 	}
 	// A stable sort on (rank, index) as a counting sort of positions.
 	var counts [3]int
@@ -74,20 +91,34 @@ func (r *Resolver) ListCandidates(ctx context.Context, t Target, query string, l
 	if needle == "" && len(order) > limit {
 		order = order[:limit]
 	}
-	ids := make([]string, len(order))
-	for i, h := range order {
-		ids[i] = headers[h].ID
+	titleOf := func(i int, hi int32) *TitleResult {
+		if int(hi) < len(allTitles) {
+			return &allTitles[hi]
+		}
+		return nil
 	}
-	titles, err := race(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) })
-	if err != nil {
-		return nil, err
+	if allTitles == nil {
+		ids := make([]string, len(order))
+		for i, h := range order {
+			ids[i] = headers[h].ID
+		}
+		titles, err := race(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) })
+		if err != nil {
+			return nil, err
+		}
+		titleOf = func(i int, _ int32) *TitleResult {
+			if i < len(titles) {
+				return &titles[i]
+			}
+			return nil
+		}
 	}
 	out := make([]Candidate, 0, min(limit, len(order)))
 	for i, hi := range order {
 		h := &headers[hi]
 		label := h.ID
-		if i < len(titles) && titles[i].Err == nil && titles[i].Title != nil {
-			label = titles[i].Title.Text
+		if t := titleOf(i, hi); t != nil && t.Err == nil && t.Title != nil {
+			label = t.Title.Text
 		}
 		if needle != "" && !matches(needle, h, label) {
 			continue

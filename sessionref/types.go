@@ -22,6 +22,16 @@ type SessionQuery interface {
 	ReadSurface(ctx context.Context, id string) (Surface, error)
 }
 
+// TitleLister is an optional fast path a SessionQuery may offer: every
+// session's header and latest title in one call, aligned by index, with
+// the same meaning as ListSessions followed by ReadTitles of every id.
+// A store that keeps titles beside its headers answers a filtered
+// candidate query without one lookup per session. The slices may be
+// shared with the store: callers only read them.
+type TitleLister interface {
+	ListSessionsWithTitles(ctx context.Context) ([]SessionHeader, []TitleResult, error)
+}
+
 // SessionHeader is what listing knows of a session without reading it.
 type SessionHeader struct {
 	// ID is the session id.

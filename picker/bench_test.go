@@ -1,0 +1,75 @@
+package picker
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// BenchmarkKeystrokeToRows: one keystroke changes the query, the fetch
+// runs against 100,000 fakestore sessions through the resolver, and the
+// reply is applied and drawn. Compare with a 16 ms frame.
+func BenchmarkKeystrokeToRows(b *testing.B) {
+	store := fakestore.New()
+	store.Seed(fakestore.SeedOptions{Count: 100000, Seed: 1})
+	r, _ := sessionref.NewResolver(store, sessionref.Config{})
+	cwd := fakestore.Cwds("")[0]
+	m := newTestPicker(ResolverSource(r, sessionref.Target{ID: "self", Cwd: &cwd}, 50))
+	m, _ = m.Open("")
+	queries := []string{"p", "pa", "par", "pars", "parse", "parser"}
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		q := queries[i%len(queries)]
+		i++
+		m.cache = nil // measure the fetch, not the cache
+		m.query = ""
+		var cmd = func() {}
+		_ = cmd
+		next, c := m.SetQuery(q)
+		msgs := run(c)
+		for _, msg := range msgs {
+			if f, ok := msg.(FetchedMsg); ok {
+				next, _ = next.Update(f)
+			}
+		}
+		_ = next.View()
+		m = next
+	}
+}
+
+// BenchmarkUpdateKeystroke: what Update itself costs for a keystroke (the
+// fetch runs later, in a Cmd).
+func BenchmarkUpdateKeystroke(b *testing.B) {
+	m := newTestPicker(SourceFunc(func(context.Context, string) ([]sessionref.Candidate, error) { return nil, nil }))
+	m, _ = m.Open("")
+	i := 0
+	for b.Loop() {
+		m, _ = m.SetQuery(fmt.Sprint(i))
+		i++
+	}
+}
+
+// BenchmarkView50k: View with 50,000 candidates loaded.
+func BenchmarkView50k(b *testing.B) {
+	items := make([]sessionref.Candidate, 50000)
+	for i := range items {
+		c := corpus[i%len(corpus)]
+		c.SessionID = fmt.Sprintf("%s-%d", c.SessionID, i)
+		items[i] = c
+	}
+	m := newTestPicker(&fakeSource{items: items})
+	m, cmd := m.Open("")
+	m, _ = settle(m, cmd)
+	if len(m.Items()) != 50000 {
+		b.Fatal(len(m.Items()))
+	}
+	m.cursor, m.offset = 25000, 24996
+	b.ResetTimer()
+	for b.Loop() {
+		_ = m.View()
+	}
+}
