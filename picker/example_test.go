@@ -28,7 +28,7 @@ func Example() {
 	p, cmd := p.Open("beta")
 	p = feed(p, cmd)
 	row := strings.Split(ansi.Strip(p.View()), "\n")[1]
-	fmt.Println(strings.Join(strings.Fields(strings.Trim(row, "│"))[:6], " "))
+	fmt.Println(strings.Join(strings.Fields(strings.Trim(row, "│"))[:7], " "))
 
 	p, cmd = p.Update(tea.KeyPressMsg{Code: tea.KeyTab})
 	if picked, ok := cmd().(picker.PickedMsg); ok {

@@ -7,13 +7,13 @@ import (
 
 func TestInline(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain 界 🙂":         "plain 界 🙂",
-		"a\nb\tc":           "a b c",
+		"plain 界 🙂":          "plain 界 🙂",
+		"a\nb\tc":            "a b c",
 		"\x1b[31mred\x1b[0m": `\x1B[31mred\x1B[0m`,
-		"bell\a":            `bell\x07`,
-		"c1\u009b2J":        `c1\x9B2J`,
-		"bad\xffutf":        "bad\uFFFDutf",
-		"line\u2028sep":     "line sep",
+		"bell\a":             `bell\x07`,
+		"c1\u009b2J":         `c1\x9B2J`,
+		"bad\xffutf":         "bad\uFFFDutf",
+		"line\u2028sep":      "line sep",
 	} {
 		if got := Inline(in); got != want {
 			t.Errorf("Inline(%q) = %q, want %q", in, got, want)
