@@ -84,6 +84,9 @@ type Model struct {
 	cancel  context.CancelFunc
 	pending bool
 	slow    bool
+	// acceptOnArrival is set when Tab or Enter came before the answer to
+	// the current query: the first pickable row of that answer is picked.
+	acceptOnArrival bool
 
 	items      []sessionref.Candidate
 	itemsQuery string
@@ -168,6 +171,11 @@ func (m Model) Err() error { return m.err }
 // Cursor returns the index of the highlighted row.
 func (m Model) Cursor() int { return m.cursor }
 
+// Accepting reports whether a pick was asked for before the current
+// query was answered; the host should hold further keys until the answer
+// (and the pick) arrives, so type-ahead lands after the token.
+func (m Model) Accepting() bool { return m.open && m.acceptOnArrival }
+
 // Highlighted returns the highlighted candidate, when there is one that
 // answers the current query and can be picked.
 func (m Model) Highlighted() (sessionref.Candidate, bool) {
@@ -203,6 +211,7 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 // Close hides the picker and cancels its fetch.
 func (m Model) Close() Model {
 	m.open = false
+	m.acceptOnArrival = false
 	m.stopFetch()
 	m.pending, m.slow = false, false
 	return m
@@ -215,6 +224,7 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.query = query
+	m.acceptOnArrival = false
 	m.stopFetch()
 	m.seq++
 	if cands, ok := m.cache[query]; ok {
@@ -291,6 +301,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.remember(msg.Query, msg.Candidates)
 		}
 		m.setItems(msg.Query, msg.Candidates, msg.Err)
+		if m.acceptOnArrival {
+			m.acceptOnArrival = false
+			return m.accept()
+		}
 	case slowMsg:
 		if msg.picker == m.id && msg.seq == m.seq && m.pending {
 			m.slow = true
@@ -340,6 +354,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (m Model) accept() (Model, tea.Cmd) {
 	c, ok := m.Highlighted()
 	if !ok {
+		// Typed faster than the store answers: pick from the answer to
+		// this query when it comes, never from an older one.
+		m.acceptOnArrival = m.pending
 		return m, nil
 	}
 	mention, err := sessionref.FormatMention(sessionref.Reference{SessionID: c.SessionID, Label: &c.Label})

@@ -190,9 +190,19 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	src := &fakeSource{}
 	m, cmdA := newTestPicker(src).Open("p")
 	m, cmdB := m.SetQuery("pars")
+	msgsA, msgsB := run(cmdA), run(cmdB)
+	feed := func(m Model, msgs []tea.Msg) (Model, []tea.Msg) {
+		var out []tea.Msg
+		for _, msg := range msgs {
+			var cmd tea.Cmd
+			m, cmd = m.Update(msg)
+			out = append(out, run(cmd)...)
+		}
+		return m, out
+	}
 	// The newer reply lands first, then the older one.
-	m, _ = settle(m, cmdB)
-	m, _ = settle(m, cmdA)
+	m, _ = feed(m, msgsB)
+	m, _ = feed(m, msgsA)
 	if m.Query() != "pars" || len(m.Items()) != 2 {
 		t.Fatalf("older reply overwrote newer: %d items for %q", len(m.Items()), m.Query())
 	}
@@ -209,9 +219,15 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	if len(run(cmd)) != 0 {
 		t.Fatal("enter while pending produced a message")
 	}
-	m, _ = settle(m, cmdC)
-	if c, ok := m.Highlighted(); !ok || c.SessionID != corpus[0].SessionID {
-		t.Fatalf("after the reply: %+v %v", c, ok)
+	// An older reply landing now must not be picked from.
+	m, out := feed(m, msgsB)
+	if len(out) != 0 {
+		t.Fatalf("picked from an older query's reply: %v", out)
+	}
+	// The answer to the newest query is picked from as soon as it comes.
+	m, out = feed(m, run(cmdC))
+	if p := picked(t, out); p.Candidate.SessionID != corpus[0].SessionID || m.IsOpen() {
+		t.Fatalf("after the reply: %+v open=%v", p, m.IsOpen())
 	}
 }
 

@@ -121,9 +121,9 @@ func TestCandidateTitles(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 
-	var gotCtx context.Context
+	gotCtx := make(chan context.Context, 1)
 	m.titlesHook = func(ctx context.Context, ids []string) ([]TitleResult, error) {
-		gotCtx = ctx
+		gotCtx <- ctx
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
@@ -133,7 +133,7 @@ func TestCandidateTitles(t *testing.T) {
 	if CodeOf(err) != CodeCancelled {
 		t.Fatalf("err = %v", err)
 	}
-	if gotCtx == nil || gotCtx.Err() == nil {
+	if c := <-gotCtx; c.Err() == nil {
 		t.Fatal("the title batch did not get the caller's context")
 	}
 }

@@ -76,7 +76,7 @@ func ParseText(text string) (ParsedText, error) {
 	var out ParsedText
 	var b strings.Builder
 	last := 0
-	err := scanMentions(text, func(m Mention) {
+	err := scanMentions(text, false, func(m Mention) {
 		if b.Cap() == 0 {
 			b.Grow(len(text))
 		}
@@ -103,8 +103,18 @@ func ParseText(text string) (ParsedText, error) {
 // mentions into tokens.
 func FindMentions(text string) ([]Mention, error) {
 	var ms []Mention
-	err := scanMentions(text, func(m Mention) { ms = append(ms, m) })
+	err := scanMentions(text, false, func(m Mention) { ms = append(ms, m) })
 	return ms, err
+}
+
+// FindValidMentions returns the mentions of text whose URIs decode,
+// skipping malformed ones instead of failing: an editor turns the valid
+// ones into tokens and leaves the rest as the text they are. (ParseText
+// of the whole text still rejects a malformed one on submit.)
+func FindValidMentions(text string) []Mention {
+	var ms []Mention
+	_ = scanMentions(text, true, func(m Mention) { ms = append(ms, m) })
+	return ms
 }
 
 const markdownOpen = "@["
@@ -118,7 +128,10 @@ const markdownOpen = "@["
 // JS whitespace), but as a linear scan: a match can only start at "@[" or
 // at the scheme, and neither alternative ever needs to backtrack (see
 // matchMarkdown).
-func scanMentions(text string, yield func(Mention)) error {
+//
+// With tolerant, a match whose URI does not decode is skipped (the scan
+// goes on after it) instead of failing the scan.
+func scanMentions(text string, tolerant bool, yield func(Mention)) error {
 	nextMD, nextBare := -2, -2 // -2: not searched yet; -1: none left
 	for p := 0; p < len(text); {
 		if nextMD != -1 && nextMD < p {
@@ -148,6 +161,10 @@ func scanMentions(text string, yield func(Mention)) error {
 		}
 		id, err := DecodeURI(uri)
 		if err != nil {
+			if tolerant {
+				p = m.End
+				continue
+			}
 			return err
 		}
 		m.Reference.SessionID = id

@@ -144,3 +144,15 @@ func TestEveryLabelSurvivesFormatThenParse(t *testing.T) {
 		}
 	}
 }
+
+func TestFindValidMentionsSkipsMalformed(t *testing.T) {
+	good, _ := FormatMention(Reference{SessionID: "s1", Label: ptr("One")})
+	text := "a @[bad](dsh-session:not-canonical) b " + good + " dsh-session:abc " + mustURI(t, "s2")
+	ms := FindValidMentions(text)
+	if len(ms) != 2 || ms[0].Reference.SessionID != "s1" || ms[1].Reference.SessionID != "s2" {
+		t.Fatalf("%+v", ms)
+	}
+	if _, err := FindMentions(text); CodeOf(err) != CodeInvalidReference {
+		t.Fatal("strict scan should fail")
+	}
+}

@@ -281,11 +281,11 @@ func TestPrepareReferences(t *testing.T) {
 		!strings.HasPrefix(e.Error(), "failed to read referenced session: ") {
 		t.Fatalf("read failed: %v", err)
 	}
-	m.readErr["two"] = errors.New("plain string rejection")
+	m.setReadErr("two", errors.New("plain string rejection"))
 	if _, err := r.Prepare(ctx, target, content, []Reference{ref("two")}); !strings.Contains(err.Error(), "plain string rejection") {
 		t.Fatalf("message: %v", err)
 	}
-	delete(m.readErr, "two")
+	m.setReadErr("two", nil)
 
 	// An empty label is kept.
 	p, _ = r.Prepare(ctx, target, content, []Reference{ref("one", "")})
@@ -314,7 +314,7 @@ func TestPrepareCancellation(t *testing.T) {
 	// A hung read, then abort: Prepare returns at once.
 	release := make(chan struct{})
 	defer close(release)
-	m.readHook = func(context.Context, string) (Surface, error) { <-release; return Surface{}, nil }
+	m.setReadHook(func(context.Context, string) (Surface, error) { <-release; return Surface{}, nil })
 	ctx, cancel = context.WithCancel(context.Background())
 	time.AfterFunc(10*time.Millisecond, cancel)
 	start := time.Now()
@@ -328,13 +328,13 @@ func TestPrepareCancellation(t *testing.T) {
 
 	// Abort, then the read throws: still CANCELLED, not READ_FAILED.
 	ctx, cancel = context.WithCancel(context.Background())
-	m.readHook = func(context.Context, string) (Surface, error) { cancel(); return Surface{}, errBoom }
+	m.setReadHook(func(context.Context, string) (Surface, error) { cancel(); return Surface{}, errBoom })
 	if _, err := r.Prepare(ctx, target, nil, []Reference{ref("one")}); CodeOf(err) != CodeCancelled {
 		t.Fatalf("abort then throw: %v", err)
 	}
 
 	// A store that panics is a read failure, not a crash.
-	m.readHook = func(context.Context, string) (Surface, error) { panic("bad store") }
+	m.setReadHook(func(context.Context, string) (Surface, error) { panic("bad store") })
 	if _, err := r.Prepare(context.Background(), target, nil, []Reference{ref("one")}); CodeOf(err) != CodeReadFailed {
 		t.Fatalf("panic: %v", err)
 	}

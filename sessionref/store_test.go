@@ -123,3 +123,19 @@ func fixtureF() (events []Event, captured int64) {
 var errBoom = errors.New("disk on fire")
 
 func repeat(s string, n int) string { return strings.Repeat(s, n) }
+
+func (m *memStore) setReadHook(f func(ctx context.Context, id string) (Surface, error)) {
+	m.mu.Lock()
+	m.readHook = f
+	m.mu.Unlock()
+}
+
+func (m *memStore) setReadErr(id string, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err == nil {
+		delete(m.readErr, id)
+		return
+	}
+	m.readErr[id] = err
+}

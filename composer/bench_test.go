@@ -1,0 +1,53 @@
+package composer
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/dshkit/mentions/picker"
+)
+
+// bigDraft is a 10,000-character draft holding 50 tokens.
+func bigDraft(b *testing.B) Model {
+	var sb strings.Builder
+	words := "lorem ipsum dolor sit amet 界面 consectetur 🎉 adipiscing elit "
+	for i := 0; i < 50; i++ {
+		sb.WriteString(strings.Repeat(words, 3)[:190])
+		sb.WriteString(mention(b, fmt.Sprintf("s-%d", i), fmt.Sprintf("Session %d", i)))
+		sb.WriteString(" ")
+	}
+	p := picker.New(picker.SourceFunc(nil))
+	m := New(p, nil)
+	m.SetWidth(100)
+	m.SetValue(sb.String())
+	m.cursor = len(m.atoms) / 2
+	m.scrollToCursor()
+	return m
+}
+
+func BenchmarkKeystrokeBigDraft(b *testing.B) {
+	m := bigDraft(b)
+	if n := len(m.Tokens()); n != 50 {
+		b.Fatal(n)
+	}
+	b.ReportMetric(float64(len([]rune(m.Readable()))), "chars")
+	k := tea.KeyPressMsg{Code: 'x', Text: "x"}
+	bs := tea.KeyPressMsg{Code: tea.KeyBackspace}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			m, _ = m.Update(k)
+		} else {
+			m, _ = m.Update(bs)
+		}
+	}
+}
+
+func BenchmarkViewBigDraft(b *testing.B) {
+	m := bigDraft(b)
+	for b.Loop() {
+		_ = m.View()
+	}
+}

@@ -1,0 +1,229 @@
+package composer
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
+
+	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// Token is a mention in the draft: shown as @label, standing for its
+// canonical mention text.
+type Token struct {
+	// Reference is the session and its label.
+	Reference sessionref.Reference
+	// Mention is the canonical @[label](dsh-session:…) text.
+	Mention string
+}
+
+// maxChipLabel caps how many cells a token's label takes on screen.
+const maxChipLabel = 40
+
+// atom is one unit of the draft: a grapheme cluster of text, or a token.
+// The cursor sits between atoms, so a token is always one step.
+type atom struct {
+	text  string
+	tok   *Token
+	w     int  // cells on screen
+	space bool // whitespace, where words end and lines may break
+}
+
+func (a atom) isSpace() bool { return a.space }
+
+func isSpaceText(s string) bool {
+	return s != "" && strings.TrimFunc(s, unicode.IsSpace) == ""
+}
+
+func (a atom) isNewline() bool { return a.tok == nil && a.text == "\n" }
+
+// chip is the token's on-screen text, "@label" with the label made safe
+// and capped.
+func (t *Token) chip() string {
+	label := textutil.Inline(t.Reference.LabelOrID())
+	if ansi.StringWidth(label) > maxChipLabel {
+		label = ansi.Truncate(label, maxChipLabel, "…")
+	}
+	return "@" + label
+}
+
+func tokenAtom(t *Token) atom { return atom{tok: t, w: ansi.StringWidth(t.chip())} }
+
+// textAtoms splits s into grapheme clusters. Tabs become four spaces and
+// CR LF becomes LF so what is shown is what is sent.
+func textAtoms(s string) []atom {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.ReplaceAll(s, "\t", "    ")
+	out := make([]atom, 0, len(s))
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		c := g.Str()
+		w := g.Width()
+		if c == "\n" {
+			w = 0
+		} else if c[0] < 0x20 || c[0] == 0x7f {
+			// A control character is kept in the text but shown escaped.
+			w = ansi.StringWidth(textutil.Inline(c))
+		}
+		out = append(out, atom{text: c, w: w, space: isSpaceText(c)})
+	}
+	return out
+}
+
+// atomsOf turns text into atoms, with every valid mention a token.
+func atomsOf(s string) []atom {
+	ms := sessionref.FindValidMentions(s)
+	if len(ms) == 0 {
+		return textAtoms(s)
+	}
+	var out []atom
+	last := 0
+	for _, m := range ms {
+		out = append(out, textAtoms(s[last:m.Start])...)
+		ref := m.Reference
+		if !m.Markdown {
+			ref.Label = nil // a bare URI shows its id
+		}
+		mention, err := sessionref.FormatMention(ref)
+		if err != nil {
+			out = append(out, textAtoms(s[m.Start:m.End])...)
+		} else {
+			out = append(out, tokenAtom(&Token{Reference: ref, Mention: mention}))
+		}
+		last = m.End
+	}
+	return append(out, textAtoms(s[last:])...)
+}
+
+// canonical renders atoms as the text that is sent.
+func canonical(atoms []atom) string {
+	var b strings.Builder
+	for _, a := range atoms {
+		if a.tok != nil {
+			b.WriteString(a.tok.Mention)
+		} else {
+			b.WriteString(a.text)
+		}
+	}
+	return b.String()
+}
+
+// plain renders atoms as the text a person reads (tokens as @label).
+func plain(atoms []atom) string {
+	var b strings.Builder
+	for _, a := range atoms {
+		if a.tok != nil {
+			b.WriteString("@" + a.tok.Reference.LabelOrID())
+		} else {
+			b.WriteString(a.text)
+		}
+	}
+	return b.String()
+}
+
+// wordLeft returns the start of the word before i: skip spaces, then
+// non-spaces. A token is a word of its own.
+func wordLeft(atoms []atom, i int) int {
+	for i > 0 && atoms[i-1].isSpace() {
+		i--
+	}
+	if i > 0 && atoms[i-1].tok != nil {
+		return i - 1
+	}
+	for i > 0 && !atoms[i-1].isSpace() && atoms[i-1].tok == nil {
+		i--
+	}
+	return i
+}
+
+// wordRight returns the end of the word after i.
+func wordRight(atoms []atom, i int) int {
+	n := len(atoms)
+	for i < n && atoms[i].isSpace() {
+		i++
+	}
+	if i < n && atoms[i].tok != nil {
+		return i + 1
+	}
+	for i < n && !atoms[i].isSpace() && atoms[i].tok == nil {
+		i++
+	}
+	return i
+}
+
+// line is one visual line: atoms[start:end]. A line ended by a newline
+// does not include it; the next line starts after it.
+type line struct{ start, end int }
+
+// wrap lays atoms out in lines of at most width cells, breaking after
+// spaces when it can and inside a word only when a word is wider than a
+// line.
+func wrap(atoms []atom, width int) []line {
+	width = max(width, 1)
+	var lines []line
+	start, col, brk := 0, 0, -1 // brk: index after the last space on the line
+	for i := 0; i < len(atoms); i++ {
+		a := atoms[i]
+		if a.isNewline() {
+			lines = append(lines, line{start, i})
+			start, col, brk = i+1, 0, -1
+			continue
+		}
+		for col > 0 && col+a.w > width {
+			if brk > start && brk <= i {
+				lines = append(lines, line{start, brk})
+				start = brk
+				col = widthOf(atoms[start:i])
+			} else {
+				lines = append(lines, line{start, i})
+				start, col = i, 0
+			}
+			brk = -1
+		}
+		col += a.w
+		if a.isSpace() {
+			brk = i + 1
+		}
+	}
+	return append(lines, line{start, len(atoms)})
+}
+
+func widthOf(atoms []atom) int {
+	w := 0
+	for _, a := range atoms {
+		w += a.w
+	}
+	return w
+}
+
+// lineOf returns the index of the line the cursor position i is on: the
+// last line that starts at or before it.
+func lineOf(lines []line, i int) int {
+	lo, hi := 0, len(lines)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if lines[mid].start <= i {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// indexAtCol returns the cursor position on line l closest to column col
+// without passing it.
+func indexAtCol(atoms []atom, l line, col int) int {
+	c := 0
+	for i := l.start; i < l.end; i++ {
+		if c+atoms[i].w > col {
+			return i
+		}
+		c += atoms[i].w
+	}
+	return l.end
+}
