@@ -268,11 +268,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil // the draft is read-only until the submit settles
 	}
 	if m.picker.IsOpen() && m.picker.WantsKey(msg) {
-		var cmd tea.Cmd
 		// A pick or a dismissal comes back as a message; the '@' it
 		// completes stays known until then.
-		m.picker, cmd = m.picker.Update(msg)
-		return m, cmd
+		return m.updatePicker(msg)
 	}
 	m.errLine = ""
 	switch {

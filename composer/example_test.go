@@ -25,7 +25,7 @@ func Example() {
 		picker.New(picker.ResolverSource(resolver, target, 20)),
 		composer.ResolverPreparer(resolver, target),
 	)
-	c.SetValue("what did we pick in @[Design notes](dsh-session:Im5vdGVzIg)? ")
+	c.SetValue("what did we pick in @[Design notes](dsh-session:Im5vdGVzIg)?")
 	fmt.Println(c.Readable())
 	fmt.Println(len(c.Tokens()), "token")
 
@@ -35,8 +35,8 @@ func Example() {
 	fmt.Println(sent.Text)
 	fmt.Println(sent.Context.Source.References[0].RetainedMessages, "message captured")
 	// Output:
-	// what did we pick in @Design notes? 
+	// what did we pick in @Design notes?
 	// 1 token
-	// what did we pick in @Design notes? 
+	// what did we pick in @Design notes?
 	// 1 message captured
 }
