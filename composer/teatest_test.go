@@ -48,13 +48,12 @@ func (h host) View() tea.View {
 	}
 	top := strings.Join(lines, "\n")
 	body := lipgloss.PlaceVertical(h.h-h.c.Height(), lipgloss.Top, top)
-	canvas := lipgloss.NewCanvas(h.w, h.h)
-	canvas.Compose(lipgloss.NewLayer(body + "\n" + h.c.View()))
+	layers := []*lipgloss.Layer{lipgloss.NewLayer(body + "\n" + h.c.View())}
 	if p := h.c.Picker(); p.IsOpen() {
 		r := p.Rect()
-		canvas.Compose(lipgloss.NewLayer(p.View()).X(r.X).Y(r.Y).Z(1))
+		layers = append(layers, lipgloss.NewLayer(p.View()).X(r.X).Y(r.Y).Z(1))
 	}
-	return tea.NewView(canvas.Render())
+	return tea.NewView(lipgloss.NewCompositor(layers...).Render())
 }
 
 func waitScreen(t *testing.T, tm *teatest.TestModel, want string) {
