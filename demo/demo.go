@@ -262,10 +262,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.ToggleCard):
 		if seq, ok := m.lastCard(); ok {
-			c := m.cards[seq]
-			c.Toggle()
-			m.cards[seq] = c
-			m.rebuild()
+			m.toggleCard(seq)
 		}
 		return nil, true
 	case key.Matches(msg, k.Help):
@@ -316,17 +313,31 @@ func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		line := mouse.Y - top + m.vp.YOffset()
 		for _, s := range m.cardSpans {
 			if line >= s.start && line < s.end {
-				c := m.cards[s.seq]
-				c.Toggle()
-				m.cards[s.seq] = c
-				m.follow = false
-				m.rebuild()
+				m.toggleCard(s.seq)
 				return nil, true
 			}
 		}
 		return nil, true
 	}
 	return nil, true
+}
+
+// toggleCard expands or collapses a card and scrolls its top into view.
+func (m *Model) toggleCard(seq int64) {
+	c := m.cards[seq]
+	c.Toggle()
+	m.cards[seq] = c
+	m.follow = false
+	m.rebuild()
+	for _, s := range m.cardSpans {
+		if s.seq == seq {
+			if s.start < m.vp.YOffset() || s.end > m.vp.YOffset()+m.vp.Height() {
+				m.vp.SetYOffset(s.start)
+			}
+			break
+		}
+	}
+	m.follow = m.vp.AtBottom()
 }
 
 func (m Model) lastCard() (int64, bool) {

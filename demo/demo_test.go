@@ -1,0 +1,239 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+var now = fakestore.DefaultNow
+
+func newDemo(t testing.TB, cfg sessionref.Config) (Model, *fakestore.Store) {
+	t.Helper()
+	s := fakestore.New(fakestore.WithClock(func() time.Time { return now }))
+	cwd := "/home/dev/src/mentions"
+	other := "/home/dev/src/api"
+	for i, x := range []struct{ id, title, cwd string }{
+		{"s-parser", "Fix the session parser", cwd},
+		{"s-logs", "重构日志模块", cwd},
+		{"s-api", "API rate limits", other},
+	} {
+		c := x.cwd
+		s.Create(x.id, &c, now.Add(-time.Duration(i+1)*time.Hour))
+		s.SetTitle(x.id, x.title)
+		s.AppendUser(x.id, "What about "+x.title+"?")
+		s.AppendAssistant(x.id, "Here is what I found about **"+x.title+"**.")
+	}
+	s.Create("current", &cwd, now)
+	m, err := New(Options{Store: s, Current: sessionref.Target{ID: "current", Cwd: &cwd}, Title: "Demo", StoreName: "fakestore",
+		Config: cfg, Now: func() time.Time { return now }, Home: "/home/dev", Plain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, s
+}
+
+// drive applies msg and every message its Cmds produce, in order.
+func drive(m Model, msg tea.Msg) Model {
+	next, cmd := m.Update(msg)
+	m = next.(Model)
+	for _, out := range run(cmd) {
+		m = drive(m, out)
+	}
+	return m
+}
+
+func run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		if b, ok := msg.(tea.BatchMsg); ok {
+			var out []tea.Msg
+			for _, c := range b {
+				out = append(out, run(c)...)
+			}
+			return out
+		}
+		if msg == nil {
+			return nil
+		}
+		return []tea.Msg{msg}
+	case <-time.After(300 * time.Millisecond):
+		return nil // a tick that has nothing to say in a test
+	}
+}
+
+func typeIn(m Model, s string) Model {
+	for _, r := range s {
+		m = drive(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return m
+}
+
+func screen(m Model) string { return ansi.Strip(m.View().Content) }
+
+func start(t testing.TB, cfg sessionref.Config) (Model, *fakestore.Store) {
+	m, s := newDemo(t, cfg)
+	m = drive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	for _, msg := range run(m.Init()) {
+		m = drive(m, msg)
+	}
+	return m, s
+}
+
+func TestPickByClickSendAndExpandByClick(t *testing.T) {
+	m, store := start(t, sessionref.Config{})
+	m = typeIn(m, "compare @")
+	p := m.comp.Picker()
+	if !p.IsOpen() || len(p.Items()) != 3 {
+		t.Fatalf("picker: open=%v items=%d", p.IsOpen(), len(p.Items()))
+	}
+	if !strings.Contains(screen(m), "this dir") {
+		t.Fatalf("no rank badge on screen:\n%s", screen(m))
+	}
+	r := p.Rect()
+	second := p.Items()[1]
+	m = drive(m, tea.MouseClickMsg{X: r.X + 5, Y: r.Y + 2, Button: tea.MouseLeft})
+	if toks := m.comp.Tokens(); len(toks) != 1 || toks[0].Reference.SessionID != second.SessionID {
+		t.Fatalf("click picked %+v, want %s", toks, second.SessionID)
+	}
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	sc := screen(m)
+	if !strings.Contains(sc, "▸ Referenced 1 session: @重构日志模块") || !strings.Contains(sc, "demo stand-in") {
+		t.Fatalf("no card or reply:\n%s", sc)
+	}
+	// The transcript is rebuilt from the store: context, message, reply.
+	surf, _ := store.ReadSurface(context.Background(), "current")
+	if len(surf.Events) != 3 || surf.Events[0].Source.Kind != sessionref.SourceSessionReference || surf.Events[1].Content[0].Text != "compare @重构日志模块 " {
+		t.Fatalf("store holds %+v", surf.Events)
+	}
+	// Click the card to expand it; it shows the captured conversation.
+	span := m.cardSpans[0]
+	m = drive(m, tea.MouseClickMsg{X: 3, Y: headerH + span.start - m.vp.YOffset(), Button: tea.MouseLeft})
+	if sc := screen(m); !strings.Contains(sc, "▾ Referenced") || !strings.Contains(sc, "What about 重构日志模块?") {
+		t.Fatalf("card did not expand:\n%s", sc)
+	}
+	// Changing the source afterwards changes nothing shown.
+	store.AppendUser("s-logs", "LATER EDIT")
+	store.CompactAll("s-logs", "gone")
+	m = drive(m, transcriptMsg{surface: surf})
+	if strings.Contains(screen(m), "LATER") {
+		t.Fatal("the card re-read its source")
+	}
+}
+
+func TestInspectorShowsBothUserMessages(t *testing.T) {
+	m, _ := start(t, sessionref.Config{})
+	m = typeIn(m, "see @pars")
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyTab})
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = drive(m, tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
+	sc := screen(m)
+	for _, want := range []string{"message 1 of 2 · role user · source session-reference", "## Referenced sessions", sessionref.UntrustedPhrase,
+		"@Fix the session parser: ", "of 65536 bytes", "message 2 of 2 · role user · the direct message", "see @Fix the session parser"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("inspector lacks %q", want)
+		}
+	}
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEscape})
+	if strings.Contains(screen(m), "Inspector") {
+		t.Fatal("esc did not leave the inspector")
+	}
+}
+
+func TestBudgetErrorKeepsDraft(t *testing.T) {
+	m, _ := start(t, sessionref.Config{MaxReferenceBytes: 40})
+	m = typeIn(m, "use @pars")
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyTab})
+	m = typeIn(m, "now")
+	before := m.comp.Value()
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if m.comp.Value() != before || len(m.comp.Tokens()) != 1 {
+		t.Fatalf("draft changed: %q", m.comp.Value())
+	}
+	if sc := screen(m); !strings.Contains(sc, "✗ @Fix the session parser is too large to fit the 40 bytes snapshot budget") {
+		t.Fatalf("no budget error:\n%s", sc)
+	}
+}
+
+func TestSmallScreens(t *testing.T) {
+	m, _ := start(t, sessionref.Config{})
+	m = typeIn(m, "@")
+	for _, sz := range [][2]int{{40, 12}, {20, 6}, {120, 40}, {40, 12}} {
+		m = drive(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		lines := strings.Split(screen(m), "\n")
+		if len(lines) > sz[1] {
+			t.Errorf("%v: %d lines", sz, len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > sz[0] {
+				t.Errorf("%v: a line is %d cells: %q", sz, w, l)
+			}
+		}
+		if r := m.comp.Picker().Rect(); r.X+r.W > sz[0] || r.Y+r.H > sz[1] || r.Y < 0 {
+			t.Errorf("%v: picker %+v off screen", sz, r)
+		}
+	}
+}
+
+func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains([]byte(ansi.Strip(string(b))), []byte(want))
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+// TestEndToEndKeyboard runs the real program: @, filter, pick by key,
+// send, see the card, expand it by key.
+func TestEndToEndKeyboard(t *testing.T) {
+	m, _ := newDemo(t, sessionref.Config{})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	waitFor(t, tm, "No messages yet")
+	tm.Type("compare @api")
+	waitFor(t, tm, "API rate limits")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	tm.Type("please")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "Referenced 1 session")
+	tm.Send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	waitFor(t, tm, "What about API rate limits?")
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	if final.sentCount != 1 || len(final.events) != 3 || textOf(final.events[1]) != "compare @API rate limits please" {
+		t.Fatalf("final: sent %d, events %d", final.sentCount, len(final.events))
+	}
+}
+
+// TestEndToEndCancelSlowPrepare: with a slow store, Esc while preparing
+// cancels and keeps the draft.
+func TestEndToEndCancelSlowPrepare(t *testing.T) {
+	m, store := newDemo(t, sessionref.Config{})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	waitFor(t, tm, "No messages yet")
+	tm.Type("see @pars")
+	waitFor(t, tm, "Fix the session parser")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	store.SetLatency(time.Hour)
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "preparing")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	waitFor(t, tm, "Sending cancelled; your draft is kept.")
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	if !strings.HasPrefix(final.comp.Value(), "see @[Fix the session parser](dsh-session:") || final.sentCount != 0 {
+		t.Fatalf("draft %q", final.comp.Value())
+	}
+}
