@@ -225,8 +225,19 @@ func (b Block) MarshalJSON() ([]byte, error) {
 	return marshalOpenObject(known, b.Fields)
 }
 
-// UnmarshalJSON reads any JSON object.
+// UnmarshalJSON reads any JSON object. The common text and reasoning
+// blocks, which hold nothing else, are read in one pass.
 func (b *Block) UnmarshalJSON(data []byte) error {
+	var plain struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&plain) == nil && (plain.Type == BlockText || plain.Type == BlockReasoning) {
+		*b = Block{Type: plain.Type, Text: plain.Text}
+		return nil
+	}
 	var typ, text string
 	fields, err := unmarshalOpenObject(data, map[string]*string{"type": &typ, "text": &text})
 	if err != nil {

@@ -1,0 +1,27 @@
+// Package dshlog is a read-only session store over DeepSeek Harness
+// session logs, so the picker and Prepare work on a person's real
+// history. A [*Store] implements [sessionref.SessionQuery].
+//
+// [Open] takes a sessions root (<root>/<project>/<session>/session.jsonl
+// or session.jsonl.zstd; [DefaultRoot] is $DSH_HOME/sessions or
+// ~/.dsh/sessions) and [OpenFile] one log. Listing reads only each log's
+// header line (or first zstd frame). Reading a session decodes its log —
+// packed chunk rows expanded, legacy shapes upgraded — and folds the
+// current surface from its append and replace operations. A log whose
+// last turn is still open gets the reference's crash-repair closers in
+// memory, marked Synthetic.
+//
+// The reader follows the format's robustness rules: a torn last line or
+// zstd frame is not yet written, not corruption; a bad line or seq gap
+// ends the log unless a later turn/end makes it corrupt; an unknown event
+// type that is not ignorable makes the session unreadable (it still
+// lists); a format version other than 0 is refused with a message to
+// upgrade. Header gaps the format tolerates (no version, no
+// delegationDepth) are read as 0 with a warning. Every error is a
+// *[LogError] naming the file and, where there is one, the line.
+//
+// Files are never written, truncated, locked or repaired. Parsed logs are
+// cached by (device, inode, size, mtime); a log that grew is decoded from
+// the last whole line or frame read, and a file that changes during a
+// read is read again.
+package dshlog

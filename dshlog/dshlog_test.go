@@ -1,0 +1,417 @@
+package dshlog
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+const corpus = "../../shared/testdata/dshlogs"
+
+type row struct {
+	file      string
+	lines     int
+	features  map[string]string
+	reference string
+}
+
+func manifest(t testing.TB) []row {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corpus, "MANIFEST.tsv"))
+	if err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	defer f.Close()
+	var rows []row
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "file\t") || line == "" {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		n, _ := strconv.Atoi(cols[2])
+		r := row{file: cols[0], lines: n, features: map[string]string{}}
+		for _, ft := range strings.Fields(cols[3]) {
+			k, v, _ := strings.Cut(ft, "=")
+			r.features[k] = v
+		}
+		r.reference = r.features["reference"]
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func open1(t testing.TB, name string) (*Store, Info) {
+	t.Helper()
+	s, err := OpenFile(filepath.Join(corpus, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, err := s.Sessions(context.Background())
+	if err != nil || len(infos) != 1 {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s, infos[0]
+}
+
+// TestCorpusOutcomes loads every corpus log and checks the outcome its
+// manifest row implies.
+func TestCorpusOutcomes(t *testing.T) {
+	rows := manifest(t)
+	if len(rows) != 80 {
+		t.Fatalf("manifest has %d rows", len(rows))
+	}
+	ctx := context.Background()
+	for _, r := range rows {
+		t.Run(r.file, func(t *testing.T) {
+			s, info := open1(t, r.file)
+			if r.reference == "refused-format-version" {
+				if !errors.Is(info.Err, ErrVersion) || !strings.Contains(info.Err.Error(), "upgrade") {
+					t.Fatalf("want a version refusal that says to upgrade, got %v", info.Err)
+				}
+				return
+			}
+			if info.Err != nil {
+				t.Fatalf("header: %v", info.Err)
+			}
+			if _, gap := r.features["header-no-delegationDepth"]; gap && len(info.Warnings) == 0 {
+				t.Error("a header without delegationDepth should warn")
+			}
+			if _, gap := r.features["header-no-version"]; gap && len(info.Warnings) == 0 {
+				t.Error("a header without version should warn")
+			}
+			hs, _ := s.ListSessions(ctx)
+			if len(hs) != 1 || hs[0].ID != info.Header.ID {
+				t.Fatalf("not listed: %+v", hs)
+			}
+			surf, err := s.ReadSurface(ctx, info.Header.ID)
+			switch r.reference {
+			case "corrupt":
+				var le *LogError
+				if !errors.As(err, &le) || !errors.Is(err, ErrCorrupt) || le.Line == 0 || !strings.Contains(err.Error(), r.file) {
+					t.Fatalf("want corruption naming the file and line, got %v", err)
+				}
+				return
+			case "refused-unknown-event-type":
+				var le *LogError
+				if !errors.As(err, &le) || !errors.Is(err, ErrUnknownEvent) || le.Line == 0 || !strings.Contains(err.Error(), r.file) {
+					t.Fatalf("want an unknown-event refusal naming the file and line, got %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("read: %v", err)
+			}
+			// The decoded line count matches the manifest (header included).
+			p, _ := s.load(info.Path)
+			if got := p.line; got != r.lines && r.features["crash-closers"] == "" && !strings.HasPrefix(r.file, "synthetic-garbage") {
+				t.Errorf("decoded %d lines, manifest says %d", got, r.lines)
+			}
+			// Titles: the last session/title event.
+			titles, _ := s.ReadTitles(ctx, []string{info.Header.ID})
+			if n, _ := strconv.Atoi(r.features["titles"]); n > 0 && titles[0].Title == nil {
+				t.Error("no title")
+			} else if n == 0 && titles[0].Title != nil && r.features["titles"] != "" {
+				t.Error("unexpected title")
+			}
+			// Crash-repair closers only for an open final turn.
+			want, _ := strconv.Atoi(r.features["crash-closers"])
+			if got := len(closers(append(p.events, p.tail...))); got != want {
+				t.Errorf("%d crash-repair closers, manifest says %d", got, want)
+			}
+			// Every surface event carries its seq and capturedThroughSeq
+			// bounds them.
+			for _, e := range surf.Events {
+				if e.Seq == nil || surf.CapturedThroughSeq == nil || *e.Seq > *surf.CapturedThroughSeq {
+					t.Fatalf("event seq %v beyond captured %v", e.Seq, surf.CapturedThroughSeq)
+				}
+			}
+		})
+	}
+}
+
+func seqs(s sessionref.Surface) []int64 {
+	var out []int64
+	for _, e := range s.Events {
+		out = append(out, *e.Seq)
+	}
+	return out
+}
+
+func read(t *testing.T, name string) sessionref.Surface {
+	t.Helper()
+	s, info := open1(t, name)
+	surf, err := s.ReadSurface(context.Background(), info.Header.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return surf
+}
+
+func TestCompactionFold(t *testing.T) {
+	for _, name := range []string{"headless-compaction-recovery.jsonl", "synthetic-zstd-compaction-recovery.jsonl.zstd"} {
+		surf := read(t, name)
+		if got := seqs(surf); !reflect.DeepEqual(got, []int64{21, 13, 15, 28}) || *surf.CapturedThroughSeq != 30 {
+			t.Fatalf("%s: surface %v captured %d", name, got, *surf.CapturedThroughSeq)
+		}
+		if !surf.Events[0].Source.IsCheckpoint() || surf.Events[2].Type != sessionref.EventToolResult {
+			t.Fatalf("%s: checkpoint or tool result misplaced", name)
+		}
+		if *surf.Session.Cwd != "{{cwd}}" || surf.Session.ID != "{{sessionId}}" {
+			t.Fatalf("placeholders are plain strings: %+v", surf.Session)
+		}
+	}
+}
+
+func TestTornOpenTurnClosers(t *testing.T) {
+	surf := read(t, "synthetic-torn-open-turn.jsonl")
+	if got := seqs(surf); !reflect.DeepEqual(got, []int64{4, 5, 17, 19, 20}) || *surf.CapturedThroughSeq != 22 {
+		t.Fatalf("surface %v captured %d", got, *surf.CapturedThroughSeq)
+	}
+	codes := map[string]bool{}
+	for _, e := range surf.Events[3:] {
+		if !e.Synthetic || e.Type != sessionref.EventToolResult {
+			t.Fatalf("closer %+v not marked synthetic", e)
+		}
+		var errInfo struct{ Code string }
+		json.Unmarshal(e.Content[0].Fields["error"], &errInfo)
+		codes[errInfo.Code] = true
+	}
+	if !codes[CodeToolOutcomeUnknown] || !codes[CodeToolNotStarted] {
+		t.Fatalf("closer codes %v", codes)
+	}
+	for _, e := range surf.Events[:3] {
+		if e.Synthetic {
+			t.Fatal("a logged event marked synthetic")
+		}
+	}
+	s, info := open1(t, "synthetic-torn-open-turn.jsonl")
+	if open, _ := s.Open(context.Background(), info.Header.ID); !open {
+		t.Fatal("an open final turn should read as in progress")
+	}
+}
+
+func TestBadLineInOpenTurnIsTornTail(t *testing.T) {
+	surf := read(t, "synthetic-garbage-in-open-turn.jsonl")
+	if got := seqs(surf); !reflect.DeepEqual(got, []int64{4, 5, 34, 41}) || *surf.CapturedThroughSeq != 43 {
+		t.Fatalf("surface %v captured %d", got, *surf.CapturedThroughSeq)
+	}
+}
+
+func TestIgnorableUnknownEvent(t *testing.T) {
+	surf := read(t, "synthetic-unknown-ignorable.jsonl")
+	if *surf.CapturedThroughSeq != 39 {
+		t.Fatalf("captured %d", *surf.CapturedThroughSeq)
+	}
+}
+
+func TestZstdTornFrame(t *testing.T) {
+	surf := read(t, "synthetic-zstd-torn-multi-turn.jsonl.zstd")
+	if got := seqs(surf); !reflect.DeepEqual(got, []int64{4, 5, 34}) || *surf.CapturedThroughSeq != 36 {
+		t.Fatalf("surface %v captured %d", got, *surf.CapturedThroughSeq)
+	}
+	// Cutting the file anywhere never makes it corrupt: the rest is a tail.
+	data, _ := os.ReadFile(filepath.Join(corpus, "synthetic-zstd-compaction-recovery.jsonl.zstd"))
+	dir := t.TempDir()
+	last := 0
+	for cut := 1; cut <= len(data); cut += max(len(data)/97, 1) {
+		path := filepath.Join(dir, "cut.jsonl.zstd")
+		os.WriteFile(path, data[:cut], 0o644)
+		s, _ := OpenFile(path)
+		infos, _ := s.Sessions(context.Background())
+		if infos[0].Err != nil {
+			continue // the header frame is not whole yet
+		}
+		p, err := s.load(path)
+		if err != nil || p.err != nil {
+			t.Fatalf("cut at %d: %v %v", cut, err, p.err)
+		}
+		if n := len(p.events) + len(p.tail); n < last {
+			t.Fatalf("cut at %d: %d events, fewer than %d", cut, n, last)
+		} else {
+			last = n
+		}
+	}
+}
+
+func TestDiscoveryAndDefaultRoot(t *testing.T) {
+	root := t.TempDir()
+	put := func(project, sid, name, src string) {
+		dir := filepath.Join(root, project, sid)
+		os.MkdirAll(dir, 0o755)
+		data, _ := os.ReadFile(filepath.Join(corpus, src))
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("--home-alice-src--", "a", RawName, "acp-multi-turn.jsonl")
+	put("--home-alice-src--", "b", ZstdName, "synthetic-zstd-compaction-recovery.jsonl.zstd")
+	put("_no-cwd", "c", RawName, "acp-handshake.jsonl")
+	put("--x--", "d", RawName, "synthetic-version-1.jsonl")
+	os.WriteFile(filepath.Join(root, "--x--", "d", "session.jsonl.0123456789ab.tmp"), []byte("junk"), 0o644)
+	os.WriteFile(filepath.Join(root, "stray.jsonl"), []byte("junk"), 0o644)
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := s.ListSessions(context.Background())
+	if err != nil || len(hs) != 3 {
+		t.Fatalf("listed %d: %v", len(hs), err)
+	}
+	for i := 1; i < len(hs); i++ {
+		if hs[i-1].CreatedAt < hs[i].CreatedAt {
+			t.Fatal("not newest first")
+		}
+	}
+	r, _ := sessionref.NewResolver(s, sessionref.Config{})
+	cands, err := r.ListCandidates(context.Background(), sessionref.Target{ID: "x"}, "", 10)
+	if err != nil || len(cands) != 3 {
+		t.Fatalf("candidates %d: %v", len(cands), err)
+	}
+
+	home, _ := os.UserHomeDir()
+	for env, want := range map[string]string{"": filepath.Join(home, ".dsh", "sessions"), "   ": filepath.Join(home, ".dsh", "sessions"),
+		"~/dsh": filepath.Join(home, "dsh", "sessions"), "/opt/dsh": "/opt/dsh/sessions"} {
+		t.Setenv("DSH_HOME", env)
+		if got, _ := DefaultRoot(); got != want {
+			t.Errorf("DSH_HOME=%q: %s, want %s", env, got, want)
+		}
+	}
+	t.Setenv("DSH_HOME", "rel")
+	wd, _ := os.Getwd()
+	if got, _ := DefaultRoot(); got != filepath.Join(wd, "rel", "sessions") {
+		t.Errorf("relative DSH_HOME: %s", got)
+	}
+}
+
+func TestReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, RawName)
+	data, _ := os.ReadFile(filepath.Join(corpus, "synthetic-torn-open-turn.jsonl"))
+	os.WriteFile(path, data, 0o444)
+	before, _ := os.Stat(path)
+	s, _ := OpenFile(path)
+	infos, _ := s.Sessions(context.Background())
+	s.ReadSurface(context.Background(), infos[0].Header.ID)
+	after, _ := os.Stat(path)
+	entries, _ := os.ReadDir(dir)
+	if before.Size() != after.Size() || !before.ModTime().Equal(after.ModTime()) || len(entries) != 1 {
+		t.Fatal("the store changed the directory or the file")
+	}
+}
+
+// TestLiveAppend reads a log while another writer appends to it, a line
+// and a half at a time: reads stay consistent, a half-written line is not
+// yet there, and a grown file is decoded from where the last read ended.
+func TestLiveAppend(t *testing.T) {
+	src, _ := os.ReadFile(filepath.Join(corpus, "acp-multi-turn.jsonl"))
+	lines := strings.SplitAfter(string(src), "\n")
+	path := filepath.Join(t.TempDir(), RawName)
+	f, _ := os.Create(path)
+	defer f.Close()
+	f.WriteString(lines[0])
+	s, _ := OpenFile(path)
+	id := func() string { in, _ := s.Sessions(context.Background()); return in[0].Header.ID }()
+	prevCommitted, prevEvents := 0, 0
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, l := range lines[1:] {
+			half := len(l) / 2
+			f.WriteString(l[:half])
+			f.Sync()
+			f.WriteString(l[half:])
+			f.Sync()
+		}
+	}()
+	for reading := true; reading; {
+		select {
+		case <-done:
+			reading = false
+		default:
+		}
+		if _, err := s.ReadSurface(context.Background(), id); err != nil {
+			t.Fatalf("read during append: %v", err)
+		}
+		p, _ := s.load(path)
+		if p.committed < prevCommitted || len(p.events) < prevEvents {
+			t.Fatal("a later read saw less")
+		}
+		prevCommitted, prevEvents = p.committed, len(p.events)
+	}
+	surf, err := s.ReadSurface(context.Background(), id)
+	if err != nil || len(surf.Events) != 5 || *surf.CapturedThroughSeq != 70 {
+		t.Fatalf("final read: %v %v", err, seqs(surf))
+	}
+	fresh, _ := OpenFile(path)
+	again, _ := fresh.ReadSurface(context.Background(), id)
+	if !reflect.DeepEqual(again, surf) {
+		t.Fatal("the incremental read differs from a fresh one")
+	}
+}
+
+func TestPrepareOverLogs(t *testing.T) {
+	s, info := open1(t, "headless-compaction-recovery.jsonl")
+	r, _ := sessionref.NewResolver(s, sessionref.Config{})
+	p, err := r.Prepare(context.Background(), sessionref.Target{ID: "me"}, nil, []sessionref.Reference{{SessionID: info.Header.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := p.Context.Source.References[0]
+	if !rec.Compacted || rec.OriginalMessages != 2 || *rec.CapturedThroughSeq != 30 {
+		t.Fatalf("record %+v", rec)
+	}
+	if _, err := r.Prepare(context.Background(), sessionref.Target{ID: "me"}, nil, []sessionref.Reference{{SessionID: "nope"}}); sessionref.CodeOf(err) != sessionref.CodeReadFailed || !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing session: %v", err)
+	}
+}
+
+func FuzzLog(f *testing.F) {
+	for _, name := range []string{"headless-compaction-recovery.jsonl", "synthetic-torn-open-turn.jsonl", "synthetic-garbage-before-turn-end.jsonl", "acp-packed-chunks.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(corpus, name))
+		if err == nil {
+			f.Add(data, false)
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(corpus, "synthetic-zstd-torn-multi-turn.jsonl.zstd")); err == nil {
+		f.Add(data, true)
+	}
+	f.Add([]byte("{\"type\":\"session\",\"version\":0,\"id\":\"x\",\"createdAt\":1}\n{\"type\":\"user/message\",\"seq\":0,\"time\":1,\"data\":{\"content\":[],\"source\":{\"kind\":\"user\"}},\"surfaceOp\":{\"op\":\"replace\",\"start\":0,\"end\":0}}\n"), false)
+	f.Fuzz(func(t *testing.T, data []byte, isZstd bool) {
+		p := &parsed{path: "fuzz", zstd: isZstd}
+		p.feed(data, 0)
+		if p.err != nil {
+			var le *LogError
+			if !errors.As(p.err, &le) {
+				t.Fatalf("untyped error %v", p.err)
+			}
+			return
+		}
+		evs := append(append([]event(nil), p.events...), p.tail...)
+		evs = append(evs, closers(evs)...)
+		nodes, err := fold("fuzz", evs)
+		if err != nil {
+			var le *LogError
+			if !errors.As(err, &le) {
+				t.Fatalf("untyped fold error %v", err)
+			}
+			return
+		}
+		for _, n := range nodes {
+			if n < 0 || int(n) >= len(evs) || evs[n].msg == nil {
+				t.Fatalf("surface node %d is not a message", n)
+			}
+		}
+	})
+}
