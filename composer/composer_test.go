@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/internal/cmdrun"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -59,31 +60,7 @@ func (e *env) composer(opts ...Option) Model {
 	return m
 }
 
-// run executes cmd, expanding batches, and skipping ticks.
-func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	var msg tea.Msg
-	select {
-	case msg = <-done:
-	case <-time.After(2 * time.Second):
-		return nil // a tick that never fires in a test
-	}
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, run(c)...)
-		}
-		return out
-	}
-	if msg == nil {
-		return nil
-	}
-	return []tea.Msg{msg}
-}
+func run(cmd tea.Cmd) []tea.Msg { return cmdrun.Run(cmd, 2*time.Second) }
 
 // step applies msg and everything its commands produce, returning what
 // came out that the composer does not consume itself.

@@ -487,7 +487,7 @@ func (m Model) View() tea.View {
 	v := tea.NewView(lipgloss.NewCompositor(layers...).Render())
 	v.AltScreen = !m.opts.Inline
 	if !m.opts.NoMouse {
-		v.MouseMode = tea.MouseModeCellMotion
+		v.MouseMode = tea.MouseModeAllMotion // motion without a button: hover highlights picker rows
 	}
 	v.WindowTitle = "mentions demo"
 	return v

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/internal/cmdrun"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -52,29 +53,7 @@ func drive(m Model, msg tea.Msg) Model {
 	return m
 }
 
-func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		if b, ok := msg.(tea.BatchMsg); ok {
-			var out []tea.Msg
-			for _, c := range b {
-				out = append(out, run(c)...)
-			}
-			return out
-		}
-		if msg == nil {
-			return nil
-		}
-		return []tea.Msg{msg}
-	case <-time.After(300 * time.Millisecond):
-		return nil // a tick that has nothing to say in a test
-	}
-}
+func run(cmd tea.Cmd) []tea.Msg { return cmdrun.Run(cmd, 300*time.Millisecond) }
 
 func typeIn(m Model, s string) Model {
 	for _, r := range s {
