@@ -236,3 +236,20 @@ func TestTitleListerMatchesPlainPath(t *testing.T) {
 		t.Fatalf("fresh title not found: %+v", got)
 	}
 }
+
+// BenchmarkListCandidates100k: a non-empty query over 100,000 generated
+// sessions, titles served by the store's index.
+func BenchmarkListCandidates100k(b *testing.B) {
+	s := New()
+	s.Seed(SeedOptions{Count: 100000, Seed: 1})
+	r, _ := sessionref.NewResolver(s, sessionref.Config{})
+	cwd := Cwds("")[0]
+	target := sessionref.Target{ID: "x", Cwd: &cwd}
+	r.ListCandidates(context.Background(), target, "warm", 50)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := r.ListCandidates(context.Background(), target, "pars", 50); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -200,3 +201,45 @@ func FuzzRetention(f *testing.F) {
 }
 
 func noticeText(n int) string { return "\n[… omitted " + strconv.Itoa(n) + " UTF-8 bytes …]" }
+
+// jsMentionRE is the reference's pattern with JavaScript's u-flag classes
+// spelled out; Go's leftmost-first RE2 then matches as JS does. It is the
+// oracle the linear scanner is checked against.
+var jsMentionRE = regexp.MustCompile(`@\[((?:\\[^\n\r\x{2028}\x{2029}]|[^\\\]])*)\]\((dsh-session:[^\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff})]*)\)|dsh-session:[A-Za-z0-9_-]+`)
+
+// FuzzParseTextMatchesRegexp: the scanner finds exactly the oracle's
+// matches, and fails exactly when one of them does not decode.
+func FuzzParseTextMatchesRegexp(f *testing.F) {
+	uri := "dsh-session:InNvdXJjZSI"
+	for _, s := range []string{"@[x](" + uri + ")", "@[a\\]b](" + uri + ")(" + uri + ")", "@[x](" + uri + "\u3000)", "@[@[x](" + uri + ")", "a\\@[\\\n](" + uri + ")", "dsh-session:abc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return // JS strings are always valid; RE2 and JS differ on bytes
+		}
+		spans := jsMentionRE.FindAllStringIndex(text, -1)
+		ms, err := FindMentions(text)
+		if err != nil {
+			for _, sp := range spans {
+				m := text[sp[0]:sp[1]]
+				u := m
+				if strings.HasPrefix(m, "@[") {
+					u = m[strings.LastIndex(m, "](")+2 : len(m)-1]
+				}
+				if _, derr := DecodeURI(u); derr != nil {
+					return // the oracle has an undecodable match too
+				}
+			}
+			t.Fatalf("scan failed (%v) but every oracle match decodes", err)
+		}
+		if len(ms) != len(spans) {
+			t.Fatalf("scanner found %d mentions, oracle %d in %q", len(ms), len(spans), text)
+		}
+		for i, m := range ms {
+			if m.Start != spans[i][0] || m.End != spans[i][1] {
+				t.Fatalf("mention %d at %d-%d, oracle %v in %q", i, m.Start, m.End, spans[i], text)
+			}
+		}
+	})
+}

@@ -138,7 +138,7 @@ func scanMentions(text string, tolerant bool, yield func(Mention)) error {
 			nextMD = indexFrom(text, markdownOpen, p)
 		}
 		if nextBare != -1 && nextBare < p {
-			nextBare = indexFrom(text, Scheme, p)
+			nextBare = indexScheme(text, p)
 		}
 		q := nextMD
 		if q == -1 || nextBare != -1 && nextBare < q {
@@ -175,6 +175,24 @@ func scanMentions(text string, tolerant bool, yield func(Mention)) error {
 		p = m.End
 	}
 	return nil
+}
+
+// indexScheme finds the next "dsh-session:" at or after from. It looks
+// for the ':' first: prose is full of 'd's, but colons are rare.
+func indexScheme(s string, from int) int {
+	const head = len(Scheme) - 1
+	for i := from + head; i < len(s); {
+		j := strings.IndexByte(s[i:], ':')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if s[i-head:i+1] == Scheme {
+			return i - head
+		}
+		i++
+	}
+	return -1
 }
 
 func indexFrom(s, sub string, from int) int {
