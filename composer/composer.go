@@ -157,6 +157,10 @@ func (m *Model) Blur()          { m.focused = false }
 func (m Model) Focused() bool   { return m.focused }
 func (m Model) Preparing() bool { return m.preparing }
 
+// SetPickerStyles restyles the embedded picker (for a light terminal,
+// say).
+func (m *Model) SetPickerStyles(s picker.Styles) { m.picker.Styles = s }
+
 // Picker returns the embedded picker, for the host to draw its View at
 // its Rect.
 func (m Model) Picker() picker.Model { return m.picker }

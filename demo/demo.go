@@ -96,6 +96,7 @@ type Model struct {
 	fullHelp  bool
 	sentCount int
 	follow    bool // keep the transcript scrolled to the bottom
+	dark      *bool // the terminal's background, once it has said
 }
 
 type cardSpan struct {
@@ -150,8 +151,9 @@ func New(o Options) (Model, error) {
 	return m, nil
 }
 
-// Init loads the transcript.
-func (m Model) Init() tea.Cmd { return m.load(nil) }
+// Init loads the transcript and asks the terminal for its background, to
+// pick dark or light styles.
+func (m Model) Init() tea.Cmd { return tea.Batch(m.load(nil), tea.RequestBackgroundColor) }
 
 // load appends evs to the current session (if any) and reads its surface
 // back, in a Cmd: the store may be slow, and Update never waits for it.
@@ -181,6 +183,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.comp, cmd = m.comp.Update(msg)
 		return m, cmd
+	case tea.BackgroundColorMsg:
+		if !m.opts.Plain {
+			dark := msg.IsDark()
+			m.dark = &dark
+			m.comp.Styles = composer.DefaultStyles(dark)
+			m.comp.SetPickerStyles(picker.DefaultStyles(dark))
+			m.cards = map[int64]card.Model{} // re-made with the new styles, expansion aside
+			m.rebuild()
+		}
+		return m, nil
 	case transcriptMsg:
 		m.loadErr = msg.err
 		if msg.err == nil {
@@ -388,8 +400,11 @@ func (m *Model) rebuild() {
 			}
 			c, ok := m.cards[seq]
 			cardOpts := []card.Option{card.WithMaxHeight(1 << 20)}
-			if m.opts.Plain {
+			switch {
+			case m.opts.Plain:
 				cardOpts = append(cardOpts, card.WithStyles(card.PlainStyles()))
+			case m.dark != nil:
+				cardOpts = append(cardOpts, card.WithStyles(card.DefaultStyles(*m.dark)))
 			}
 			if !ok {
 				c = card.FromEvent(ev, cardOpts...)
