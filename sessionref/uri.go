@@ -17,12 +17,21 @@ func EncodeURI(id string) (string, error) {
 	if !utf8.ValidString(id) {
 		return "", newError(CodeInvalidReference, "session id "+quote(id)+" is not valid UTF-8", nil)
 	}
-	var stack [128]byte
-	js := appendJSString(stack[:0], id, false)
-	out := make([]byte, len(Scheme)+base64.RawURLEncoding.EncodedLen(len(js)))
-	copy(out, Scheme)
-	base64.RawURLEncoding.Encode(out[len(Scheme):], js)
-	return string(out), nil
+	var js [128]byte
+	var enc [192]byte
+	j := appendJSString(js[:0], id, false)
+	e := enc[:0]
+	if n := base64.RawURLEncoding.EncodedLen(len(j)); n <= len(enc) {
+		e = enc[:n]
+	} else {
+		e = make([]byte, n)
+	}
+	base64.RawURLEncoding.Encode(e, j)
+	var b strings.Builder // one allocation: the result
+	b.Grow(len(Scheme) + len(e))
+	b.WriteString(Scheme)
+	b.Write(e)
+	return b.String(), nil
 }
 
 // DecodeURI returns the session id of a canonical session URI. Anything
