@@ -95,7 +95,7 @@ type Model struct {
 	inspect   bool
 	fullHelp  bool
 	sentCount int
-	follow    bool // keep the transcript scrolled to the bottom
+	follow    bool  // keep the transcript scrolled to the bottom
 	dark      *bool // the terminal's background, once it has said
 }
 
