@@ -69,8 +69,7 @@ func (s *Store) Seed(o SeedOptions) []string {
 		created := start + int64(i)*step + rng.Int64N(max(step, 1))
 		var cwd *string
 		if rng.IntN(12) != 0 {
-			c := cwds[zipf(rng, len(cwds))]
-			cwd = &c
+			cwd = s.intern(&cwds[zipf(rng, len(cwds))])
 		}
 		ss := &session{header: sessionref.SessionHeader{ID: id, Cwd: cwd, CreatedAt: created}}
 		s.sessions[id] = ss

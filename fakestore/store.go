@@ -35,6 +35,7 @@ type Store struct {
 	latency  time.Duration
 	failures map[string]error
 	now      func() time.Time
+	cwds     map[string]*string // interned: sessions in one directory share it
 }
 
 type session struct {
@@ -94,10 +95,7 @@ func (s *Store) Create(id string, cwd *string, createdAt time.Time) error {
 	if _, ok := s.sessions[id]; ok {
 		return fmt.Errorf("%w: %q", ErrExists, id)
 	}
-	if cwd != nil {
-		c := *cwd
-		cwd = &c
-	}
+	cwd = s.intern(cwd)
 	s.sessions[id] = &session{header: sessionref.SessionHeader{ID: id, Cwd: cwd, CreatedAt: createdAt.UnixMilli()}}
 	s.sorted = nil
 	return nil
@@ -331,6 +329,24 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 		out.Events[i] = ss.events[seq].ev.Clone()
 	}
 	return out, nil
+}
+
+// intern returns the store's one pointer for a working directory, so a
+// listing of many sessions in few directories touches few strings. The
+// caller holds the write lock; headers never change a cwd in place.
+func (s *Store) intern(cwd *string) *string {
+	if cwd == nil {
+		return nil
+	}
+	if p, ok := s.cwds[*cwd]; ok {
+		return p
+	}
+	if s.cwds == nil {
+		s.cwds = map[string]*string{}
+	}
+	c := *cwd
+	s.cwds[c] = &c
+	return &c
 }
 
 func (s *Store) get(id string) (*session, error) {
