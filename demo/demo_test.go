@@ -216,3 +216,33 @@ func TestEndToEndCancelSlowPrepare(t *testing.T) {
 		t.Fatalf("draft %q", final.comp.Value())
 	}
 }
+
+// TestEndToEndClickAndBudget runs the real program: pick a candidate by
+// clicking it, then send with a budget too small for it and see the error
+// with the draft kept. The click lands where the same steps put the row
+// in a model driven directly (the layout is deterministic).
+func TestEndToEndClickAndBudget(t *testing.T) {
+	cfg := sessionref.Config{MaxReferenceBytes: 40}
+	probe, _ := start(t, cfg)
+	probe = typeIn(probe, "use @")
+	p := probe.comp.Picker()
+	r, want := p.Rect(), p.Items()[1]
+
+	m, _ := newDemo(t, cfg)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	waitFor(t, tm, "No messages yet")
+	tm.Type("use @")
+	waitFor(t, tm, "this dir")
+	tm.Send(tea.MouseClickMsg{X: r.X + 5, Y: r.Y + 2, Button: tea.MouseLeft})
+	// The renderer sends only changed cells, so wait for the new token.
+	waitFor(t, tm, "use @"+want.Label)
+	tm.Type("now")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "too large to fit the 40 bytes snapshot budget")
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	toks := final.comp.Tokens()
+	if len(toks) != 1 || toks[0].Reference.SessionID != want.SessionID || !strings.HasSuffix(final.comp.Value(), " now") || final.sentCount != 0 {
+		t.Fatalf("draft %q tokens %+v", final.comp.Value(), toks)
+	}
+}
