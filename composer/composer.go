@@ -151,10 +151,17 @@ func New(p picker.Model, prepare Preparer, opts ...Option) Model {
 	return m
 }
 
-// Focus and Blur say whether keys go to the editor.
-func (m *Model) Focus()         { m.focused = true }
-func (m *Model) Blur()          { m.focused = false }
-func (m Model) Focused() bool   { return m.focused }
+// Focus makes keys go to the editor.
+func (m *Model) Focus() { m.focused = true }
+
+// Blur stops keys from going to the editor (the host has focus elsewhere).
+func (m *Model) Blur() { m.focused = false }
+
+// Focused reports whether keys go to the editor.
+func (m Model) Focused() bool { return m.focused }
+
+// Preparing reports whether a submit is running; the draft is read-only
+// until it settles.
 func (m Model) Preparing() bool { return m.preparing }
 
 // SetPickerStyles restyles the embedded picker (for a light terminal,

@@ -34,6 +34,7 @@ type LogError struct {
 	Detail string
 }
 
+// Error says where (file:line) and what.
 func (e *LogError) Error() string {
 	where := e.Path
 	if e.Line > 0 {

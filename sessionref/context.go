@@ -8,11 +8,13 @@ import (
 
 // Snapshot is one referenced session as the prompt carries it.
 type Snapshot struct {
+	// SessionID, Label, Cwd and CapturedThroughSeq identify the capture.
 	SessionID          string  `json:"sessionId"`
 	Label              string  `json:"label"`
 	Cwd                *string `json:"cwd"`
 	CapturedThroughSeq *int64  `json:"capturedThroughSeq"`
-	Conversation       []Turn  `json:"conversation"`
+	// Conversation is what was kept, oldest first.
+	Conversation []Turn `json:"conversation"`
 }
 
 // Turn is one message of a snapshot conversation.

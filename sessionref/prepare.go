@@ -55,8 +55,11 @@ type SourceRecord struct {
 
 // ReferenceRecord says what was captured of one referenced session.
 type ReferenceRecord struct {
-	SessionID          string `json:"sessionId"`
-	Label              string `json:"label"`
+	// SessionID is the referenced session.
+	SessionID string `json:"sessionId"`
+	// Label is the label the message gave it.
+	Label string `json:"label"`
+	// CapturedThroughSeq is the source's last log seq when captured.
 	CapturedThroughSeq *int64 `json:"capturedThroughSeq"`
 	// Compacted is true when the snapshot holds a compaction checkpoint.
 	Compacted bool `json:"compacted"`
