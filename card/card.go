@@ -175,6 +175,9 @@ func (m Model) Expanded() bool { return m.expanded }
 
 // SetWidth sets the width in cells; an expanded card re-renders its body.
 func (m *Model) SetWidth(w int) {
+	if max(w, 10) == m.width {
+		return
+	}
 	m.width = max(w, 10)
 	if m.expanded {
 		m.renderBody()

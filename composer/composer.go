@@ -177,6 +177,9 @@ func (m Model) Err() string { return m.errLine }
 
 // SetWidth sets the composer's width in cells.
 func (m *Model) SetWidth(w int) {
+	if max(w, 4) == m.width && m.layout != nil {
+		return // hosts call this on every frame; only a change lays out again
+	}
 	m.width = max(w, 4)
 	m.relayout()
 	m.scrollToCursor()
