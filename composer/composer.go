@@ -83,6 +83,9 @@ type Model struct {
 	refs   []string // distinct referenced session ids, in order
 
 	atIndex int // the '@' the open picker completes, or -1
+	// justPicked: the cursor sits right after a pick's token and space,
+	// so a space typed by habit is not doubled.
+	justPicked bool
 
 	width, screenW, screenH int
 	originX, originY        int
@@ -250,6 +253,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, cmd
 	case tea.PasteMsg:
 		if m.focused && !m.preparing {
+			m.justPicked = false
 			m.insertAtoms(atomsOf(msg.Content))
 			m.closePicker() // a paste never opens, and ends, a mention query
 			m.afterEdit()
@@ -287,6 +291,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.updatePicker(msg)
 	}
 	m.errLine = ""
+	picked := m.justPicked
+	m.justPicked = false
+	if picked && msg.Text == " " && msg.Mod == 0 {
+		return m, nil // the pick already put a space after the token
+	}
 	switch {
 	case key.Matches(msg, k.Submit):
 		return m.submit()
@@ -418,6 +427,7 @@ func (m *Model) insertToken(p picker.PickedMsg) {
 	m.relayout()
 	m.cursor = m.atIndex + 2
 	m.atIndex = -1
+	m.justPicked = true
 	m.afterEdit()
 }
 
@@ -630,6 +640,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 	}
 	l := min(m.top+y, len(lines)-1)
 	m.cursor = indexAtCol(m.atoms, lines[l], max(x, 0))
+	m.justPicked = false
 	m.closePicker()
 	m.focused = true
 	cmd := m.afterEdit() // before m is copied into the results

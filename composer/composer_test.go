@@ -127,7 +127,7 @@ func TestPickInsertsToken(t *testing.T) {
 	if m.Value() != want || m.Readable() != "compare @Fix the session parser " {
 		t.Fatalf("value %q readable %q", m.Value(), m.Readable())
 	}
-	m = typeText(m, "please")
+	m = typeText(m, " please") // a space by habit is not doubled
 	if !strings.HasSuffix(m.Value(), ") please") {
 		t.Fatalf("cursor not after the token and space: %q", m.Value())
 	}
