@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"unicode/utf8"
 )
 
 // SessionQuery is what a host provides over its session storage. The
@@ -228,14 +229,8 @@ func (b Block) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads any JSON object. The common text and reasoning
 // blocks, which hold nothing else, are read in one pass.
 func (b *Block) UnmarshalJSON(data []byte) error {
-	var plain struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if dec.Decode(&plain) == nil && (plain.Type == BlockText || plain.Type == BlockReasoning) {
-		*b = Block{Type: plain.Type, Text: plain.Text}
+	if typ, text, ok := plainBlock(data); ok {
+		*b = Block{Type: typ, Text: text}
 		return nil
 	}
 	var typ, text string
@@ -245,6 +240,87 @@ func (b *Block) UnmarshalJSON(data []byte) error {
 	}
 	*b = Block{Type: typ, Text: text, Fields: fields}
 	return nil
+}
+
+// plainBlock reads {"type":"text"|"reasoning","text":S} written exactly
+// so (as logs write them), which holds no other field, without building a
+// map; anything else returns ok=false and takes the general path.
+func plainBlock(data []byte) (typ, text string, ok bool) {
+	data = bytes.TrimSpace(data)
+	for _, t := range [...]string{BlockText, BlockReasoning} {
+		prefix := `{"type":"` + t + `","text":`
+		if !bytes.HasPrefix(data, []byte(prefix)) || data[len(data)-1] != '}' {
+			continue
+		}
+		lit := data[len(prefix) : len(data)-1]
+		if len(lit) < 2 || lit[0] != '"' {
+			return "", "", false
+		}
+		i := 1
+		simple := true // no \u escape, no control byte: unquoted here
+		for i < len(lit) && lit[i] != '"' {
+			switch c := lit[i]; {
+			case c == '\\':
+				if i+1 < len(lit) && lit[i+1] == 'u' {
+					simple = false
+				}
+				i++
+			case c < 0x20:
+				simple = false
+			}
+			i++
+		}
+		if i != len(lit)-1 {
+			return "", "", false
+		}
+		if simple && utf8.Valid(lit) {
+			if text, ok := unquoteSimple(lit[1 : len(lit)-1]); ok {
+				return t, text, true
+			}
+		}
+		if json.Unmarshal(lit, &text) != nil {
+			return "", "", false
+		}
+		return t, text, true
+	}
+	return "", "", false
+}
+
+// unquoteSimple decodes the body of a JSON string that has no \u escape
+// and no raw control byte; ok=false on anything else.
+func unquoteSimple(b []byte) (string, bool) {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return string(b), true
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i >= len(b) {
+			return "", false
+		}
+		switch b[i] {
+		case '"', '\\', '/':
+			out = append(out, b[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
 }
 
 // CloneBlocks deep-copies blocks.

@@ -53,3 +53,28 @@ func TestSurfaceNeutralJSON(t *testing.T) {
 		t.Fatalf("prepare over a fixture: %+v %v", p.Context, err)
 	}
 }
+
+func FuzzBlockJSON(f *testing.F) {
+	for _, s := range []string{`{"type":"text","text":"a\"b"}`, `{"type":"text","text":"x","extra":1}`, `{"type":"reasoning","text":"\\"}`, `{"type":"text","text":"a"} `, `{"type":"image","attachment":{}}`, `{"type":"text","text":"a","text":"b"}`,
+		`{"type":"text","text":"l1\nl2\t\/\b\f\r"}`, `{"type":"text","text":"\u0041\ud83d\ude00\ud800"}`, "{\"type\":\"text\",\"text\":\"bad\xff\"}", `{"type":"text","text":"\x"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var fast, slow Block
+		errFast := json.Unmarshal([]byte(s), &fast)
+		var all map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &all) != nil {
+			return
+		}
+		if errFast != nil {
+			t.Fatalf("an object failed to decode as a block: %v", errFast)
+		}
+		// The general path is the oracle: it keeps every field.
+		var typ, text string
+		fields, _ := unmarshalOpenObject([]byte(s), map[string]*string{"type": &typ, "text": &text})
+		slow = Block{Type: typ, Text: text, Fields: fields}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("fast %+v, general %+v for %s", fast, slow, s)
+		}
+	})
+}
