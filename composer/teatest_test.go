@@ -1,15 +1,15 @@
 package composer
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/dshkit/mentions/internal/cmdrun"
 )
 
 // host is a minimal program around the composer, as an embedding client
@@ -58,9 +58,7 @@ func (h host) View() tea.View {
 
 func waitScreen(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains([]byte(ansi.Strip(string(b))), []byte(want))
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	cmdrun.WaitScreen(t, tm, want)
 }
 
 // TestComposerWithPickerEndToEnd types into a real program: '@' opens the

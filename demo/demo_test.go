@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -170,9 +169,7 @@ func TestSmallScreens(t *testing.T) {
 
 func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains([]byte(ansi.Strip(string(b))), []byte(want))
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	cmdrun.WaitScreen(t, tm, want)
 }
 
 // TestEndToEndKeyboard runs the real program: @, filter, pick by key,

@@ -1,12 +1,16 @@
-// Package cmdrun runs Bubble Tea commands synchronously for tests: it
-// executes a Cmd, expands batches, and gives up on a Cmd that has nothing
-// to say in time (a tick that would fire much later).
+// Package cmdrun holds test helpers for Bubble Tea models: it runs Cmds
+// synchronously (batches expanded, a Cmd with nothing to say in time
+// abandoned) and waits for text on a teatest screen.
 package cmdrun
 
 import (
+	"bytes"
+	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
 // Run executes cmd and returns the messages it produces, batches
@@ -33,4 +37,14 @@ func Run(cmd tea.Cmd, wait time.Duration) []tea.Msg {
 	case <-time.After(wait):
 		return nil
 	}
+}
+
+// WaitScreen waits until the program's output, ANSI stripped, holds want.
+// The renderer sends only changed cells, so want should be text that
+// appears whole when the screen changes (a new line, a new token).
+func WaitScreen(t testing.TB, tm *teatest.TestModel, want string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains([]byte(ansi.Strip(string(b))), []byte(want))
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
