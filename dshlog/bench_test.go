@@ -87,4 +87,16 @@ func BenchmarkList10k(b *testing.B) {
 			}
 		}
 	})
+	// read-one: one session's surface after a listing, as Prepare does; it
+	// must not cost a scan of the whole root.
+	b.Run("read-one", func(b *testing.B) {
+		s, _ := Open(root)
+		s.ListSessions(context.Background())
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			if _, err := s.ReadSurface(context.Background(), fmt.Sprintf("s%05d", i%10000)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -127,7 +127,7 @@ func TestCorpusOutcomes(t *testing.T) {
 			}
 			// Crash-repair closers only for an open final turn.
 			want, _ := strconv.Atoi(r.features["crash-closers"])
-			if got := len(closers(append(p.events, p.tail...))); got != want {
+			if got := len(closers(p.view())); got != want {
 				t.Errorf("%d crash-repair closers, manifest says %d", got, want)
 			}
 			// Every surface event carries its seq and capturedThroughSeq
@@ -414,4 +414,37 @@ func FuzzLog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestIndexFollowsTheRoot: reads use the id index of the last listing, a
+// session created since is found by a rescan, and a removed one is
+// reported as not found.
+func TestIndexFollowsTheRoot(t *testing.T) {
+	root := t.TempDir()
+	put := func(sid, src string) string {
+		dir := filepath.Join(root, "--p--", sid)
+		os.MkdirAll(dir, 0o755)
+		data, _ := os.ReadFile(filepath.Join(corpus, src))
+		path := filepath.Join(dir, RawName)
+		os.WriteFile(path, data, 0o644)
+		return path
+	}
+	put("a", "acp-multi-turn.jsonl")
+	s, _ := Open(root)
+	ctx := context.Background()
+	if hs, _ := s.ListSessions(ctx); len(hs) != 1 {
+		t.Fatal("first listing")
+	}
+	path := put("b", "acp-handshake.jsonl") // after the listing
+	if _, err := s.ReadSurface(ctx, "00000000-0000-0000-0000-000000000000"); err != nil {
+		t.Fatalf("a new session is not found: %v", err)
+	}
+	titles, _ := s.ReadTitles(ctx, []string{"228b7b82-84ed-49b7-a567-981c03b28c77", "nope"})
+	if titles[0].Title == nil || !errors.Is(titles[1].Err, ErrNotFound) {
+		t.Fatalf("titles %+v", titles)
+	}
+	os.Remove(path)
+	if _, err := s.ReadSurface(ctx, "00000000-0000-0000-0000-000000000000"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a removed session: %v", err)
+	}
 }

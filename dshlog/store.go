@@ -71,6 +71,7 @@ type Store struct {
 	mu      sync.Mutex
 	headers map[string]cachedHeader // by path
 	logs    map[string]*cachedLog   // by path
+	byID    map[string]string       // session id → log path, from the last scan
 }
 
 type fileKey struct {
@@ -175,59 +176,102 @@ func (s *Store) Sessions(ctx context.Context) ([]Info, error) {
 // ListSessions returns the headers of every readable log, newest first,
 // ties by id. Only each file's first line (or first zstd frame) is read.
 func (s *Store) ListSessions(ctx context.Context) ([]sessionref.SessionHeader, error) {
-	infos, err := s.Sessions(ctx)
+	infos, err := s.scan(ctx)
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{}
 	var out []sessionref.SessionHeader
+	s.mu.Lock()
 	for _, in := range infos {
-		if in.Err != nil || seen[in.Header.ID] {
-			continue // the reference skips a bad header; an id's first log wins
+		if in.Err == nil && s.byID[in.Header.ID] == in.Path {
+			out = append(out, in.Header)
 		}
-		seen[in.Header.ID] = true
-		out = append(out, in.Header)
 	}
+	s.mu.Unlock()
 	slices.SortFunc(out, func(a, b sessionref.SessionHeader) int {
 		return cmp.Or(cmp.Compare(b.CreatedAt, a.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
 	return out, nil
 }
 
-// pathOf finds the log of a session id.
-func (s *Store) pathOf(ctx context.Context, id string) (string, error) {
-	infos, err := s.Sessions(ctx)
-	if err != nil {
-		return "", err
-	}
-	for _, in := range infos {
-		if in.Err == nil && in.Header.ID == id {
-			return in.Path, nil
-		}
-	}
-	return "", &LogError{Path: s.root + s.single, Err: ErrNotFound, Detail: fmt.Sprintf("no log for session %q", id)}
-}
-
-// ReadTitles returns each session's last session/title event.
-func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.TitleResult, error) {
+// scan lists the logs and rebuilds the id → path index. The reference
+// skips a log whose header is bad; when an id has two logs, the first
+// path (sorted) wins.
+func (s *Store) scan(ctx context.Context) ([]Info, error) {
 	infos, err := s.Sessions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	paths := map[string]string{}
+	byID := make(map[string]string, len(infos))
 	for _, in := range infos {
-		if _, dup := paths[in.Header.ID]; in.Err == nil && !dup {
-			paths[in.Header.ID] = in.Path
+		if _, dup := byID[in.Header.ID]; in.Err == nil && !dup {
+			byID[in.Header.ID] = in.Path
 		}
+	}
+	s.mu.Lock()
+	s.byID = byID
+	s.mu.Unlock()
+	return infos, nil
+}
+
+// pathsOf finds the logs of ids from the last scan's index, scanning
+// again only when an id is not in it (a session created since), so a
+// read does not stat every log of the root.
+func (s *Store) pathsOf(ctx context.Context, ids []string) (map[string]string, error) {
+	s.mu.Lock()
+	idx := s.byID
+	s.mu.Unlock()
+	for _, id := range ids {
+		if _, ok := idx[id]; !ok || idx == nil {
+			if _, err := s.scan(ctx); err != nil {
+				return nil, err
+			}
+			s.mu.Lock()
+			idx = s.byID
+			s.mu.Unlock()
+			break
+		}
+	}
+	return idx, nil
+}
+
+// loadID loads the log of one session. A log that moved or vanished
+// since the last scan is looked up once more.
+func (s *Store) loadID(ctx context.Context, id string) (*parsed, error) {
+	for attempt := 0; ; attempt++ {
+		idx, err := s.pathsOf(ctx, []string{id})
+		if err != nil {
+			return nil, err
+		}
+		path, ok := idx[id]
+		if !ok {
+			return nil, &LogError{Path: s.root + s.single, Err: ErrNotFound, Detail: fmt.Sprintf("no log for session %q", id)}
+		}
+		p, err := s.load(path)
+		if err != nil && attempt == 0 && errors.Is(err, ErrNotFound) {
+			s.mu.Lock()
+			delete(s.byID, id)
+			s.mu.Unlock()
+			continue
+		}
+		return p, err
+	}
+}
+
+// ReadTitles returns each session's last session/title event.
+func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.TitleResult, error) {
+	idx, err := s.pathsOf(ctx, ids)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]sessionref.TitleResult, len(ids))
 	for i, id := range ids {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		path, ok := paths[id]
+		path, ok := idx[id]
 		if !ok {
-			out[i].Err = &LogError{Err: ErrNotFound, Detail: id}
+			out[i].Err = &LogError{Path: s.root + s.single, Err: ErrNotFound, Detail: fmt.Sprintf("no log for session %q", id)}
 			continue
 		}
 		p, err := s.load(path)
@@ -235,38 +279,43 @@ func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.Titl
 			out[i].Err = err
 			continue
 		}
-		out[i].Title = titleOf(append(p.events, p.tail...))
+		out[i].Title = titleOf(p)
 	}
 	return out, nil
 }
 
-func titleOf(evs []event) *sessionref.Title {
-	for i := len(evs) - 1; i >= 0; i-- {
-		if e := evs[i]; e.title != nil {
-			return &sessionref.Title{Text: *e.title, EventSeq: e.seq, UpdatedAt: e.time}
+// titleOf is the log's last session/title event, the torn tail included.
+func titleOf(p *parsed) *sessionref.Title {
+	for _, evs := range [][]event{p.tail, p.events} {
+		for i := len(evs) - 1; i >= 0; i-- {
+			if e := evs[i]; e.title != nil {
+				return &sessionref.Title{Text: *e.title, EventSeq: e.seq, UpdatedAt: e.time}
+			}
 		}
 	}
 	return nil
+}
+
+// view is the committed events and the torn tail as one list, in a new
+// array: the cached slice is shared by concurrent readers.
+func (p *parsed) view() []event {
+	return append(slices.Clip(p.events), p.tail...)
 }
 
 // ReadSurface folds a session's log into its current surface. A log whose
 // last turn is open gets the reference's crash-repair closers in memory,
 // marked Synthetic; capturedThroughSeq counts them.
 func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
-	path, err := s.pathOf(ctx, id)
-	if err != nil {
-		return sessionref.Surface{}, err
-	}
-	p, err := s.load(path)
+	p, err := s.loadID(ctx, id)
 	if err != nil {
 		return sessionref.Surface{}, err
 	}
 	if p.err != nil {
 		return sessionref.Surface{}, p.err
 	}
-	evs := append(slices.Clip(p.events), p.tail...)
+	evs := p.view()
 	evs = append(evs, closers(evs)...)
-	nodes, err := fold(path, evs)
+	nodes, err := fold(p.path, evs)
 	if err != nil {
 		return sessionref.Surface{}, err
 	}
@@ -289,15 +338,11 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 // Open reports whether the session's last turn is still open on disk,
 // which usually means it is live elsewhere.
 func (s *Store) Open(ctx context.Context, id string) (bool, error) {
-	path, err := s.pathOf(ctx, id)
+	p, err := s.loadID(ctx, id)
 	if err != nil {
 		return false, err
 	}
-	p, err := s.load(path)
-	if err != nil {
-		return false, err
-	}
-	return len(closers(append(slices.Clip(p.events), p.tail...))) > 0, nil
+	return len(closers(p.view())) > 0, nil
 }
 
 func headerOf(h header) sessionref.SessionHeader {
