@@ -556,11 +556,7 @@ func (m Model) describe(err error) string {
 	case sessionref.CodeTooMany:
 		return fmt.Sprintf("A message can reference at most %d sessions; remove one.", m.maxRefs)
 	case sessionref.CodeReadFailed:
-		cause := e.Msg
-		if e.Cause != nil {
-			cause = e.Cause.Error()
-		}
-		return "Couldn't read " + who + ": " + cause + "."
+		return "Couldn't read " + who + ": " + e.Cause.Error() + "."
 	case sessionref.CodeBudgetExceeded:
 		return who + " is too large to fit the " + humanBytes(m.budget) + " snapshot budget; remove it or mention a smaller session."
 	case sessionref.CodeCancelled:

@@ -204,8 +204,7 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.cacheKeys = nil
 	m.items, m.itemsQuery, m.err = nil, "", nil
 	m.cursor, m.offset = 0, 0
-	m.query = query + "\x00" // force a fetch
-	return m.SetQuery(query)
+	return m.runQuery(query)
 }
 
 // Close hides the picker and cancels its fetch.
@@ -223,6 +222,11 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 	if !m.open || query == m.query {
 		return m, nil
 	}
+	return m.runQuery(query)
+}
+
+// runQuery makes query current and answers it, from the cache or a fetch.
+func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.query = query
 	m.acceptOnArrival = false
 	m.stopFetch()

@@ -43,7 +43,7 @@ type Error struct {
 
 // Error implements error.
 func (e *Error) Error() string {
-	if e.Cause != nil && e.Code != CodeReadFailed {
+	if e.Cause != nil {
 		return fmt.Sprintf("%s: %s", e.Msg, e.Cause)
 	}
 	return e.Msg

@@ -243,3 +243,15 @@ func FuzzParseTextMatchesRegexp(f *testing.F) {
 		}
 	})
 }
+
+// project returns every projected message of a surface, built; retain
+// itself only builds what it keeps. The fuzz oracle counts bytes with it.
+func project(events []Event) []item {
+	var items []item
+	for i := range events {
+		if ok, _, _, _ := classify(&events[i]); ok {
+			items = append(items, newItem(events, i))
+		}
+	}
+	return items
+}

@@ -248,7 +248,7 @@ func (r *Resolver) readAll(ctx context.Context, sources []normalized) ([]Surface
 			if ctx.Err() != nil {
 				return nil, cancelled(context.Cause(ctx))
 			}
-			e := newError(CodeReadFailed, "failed to read referenced session: "+res.err.Error(), res.err)
+			e := newError(CodeReadFailed, "failed to read referenced session", res.err)
 			e.SessionID = sources[res.i].id
 			return nil, e
 		}

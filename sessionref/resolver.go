@@ -91,34 +91,28 @@ func (r *Resolver) ListCandidates(ctx context.Context, t Target, query string, l
 	if needle == "" && len(order) > limit {
 		order = order[:limit]
 	}
-	titleOf := func(i int, hi int32) *TitleResult {
-		if int(hi) < len(allTitles) {
-			return &allTitles[hi]
-		}
-		return nil
-	}
-	if allTitles == nil {
+	// titles is aligned with headers (from a TitleLister) or, when read
+	// here for the ids of order, with order.
+	titles, byOrder := allTitles, allTitles == nil
+	if byOrder {
 		ids := make([]string, len(order))
 		for i, h := range order {
 			ids[i] = headers[h].ID
 		}
-		titles, err := race(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) })
-		if err != nil {
+		var err error
+		if titles, err = race(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) }); err != nil {
 			return nil, err
-		}
-		titleOf = func(i int, _ int32) *TitleResult {
-			if i < len(titles) {
-				return &titles[i]
-			}
-			return nil
 		}
 	}
 	out := make([]Candidate, 0, min(limit, len(order)))
 	for i, hi := range order {
 		h := &headers[hi]
-		label := h.ID
-		if t := titleOf(i, hi); t != nil && t.Err == nil && t.Title != nil {
-			label = t.Title.Text
+		label, k := h.ID, int(hi)
+		if byOrder {
+			k = i
+		}
+		if k < len(titles) && titles[k].Err == nil && titles[k].Title != nil {
+			label = titles[k].Title.Text
 		}
 		if needle != "" && !matches(needle, h, label) {
 			continue

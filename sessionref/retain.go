@@ -71,18 +71,6 @@ func newItem(events []Event, i int) item {
 	return item{index: i, assistant: assistant, checkpoint: checkpoint, rawLen: rawLen, original: text, text: text}
 }
 
-// project returns every projected message of a surface, built. Tests and
-// tools use it; retain itself only builds what it keeps.
-func project(events []Event) []item {
-	var items []item
-	for i := range events {
-		if ok, _, _, _ := classify(&events[i]); ok {
-			items = append(items, newItem(events, i))
-		}
-	}
-	return items
-}
-
 func (it *item) role() string {
 	if it.assistant {
 		return RoleAssistant

@@ -171,14 +171,20 @@ func (s Source) IsCheckpoint() bool { return s.Kind == SourcePlugin && s.Plugin 
 
 // Clone returns a copy that shares no map with s.
 func (s Source) Clone() Source {
-	if s.Fields != nil {
-		m := make(map[string]json.RawMessage, len(s.Fields))
-		for k, v := range s.Fields {
-			m[k] = slices.Clone(v)
-		}
-		s.Fields = m
-	}
+	s.Fields = cloneFields(s.Fields)
 	return s
+}
+
+// cloneFields deep-copies raw extra fields.
+func cloneFields(f map[string]json.RawMessage) map[string]json.RawMessage {
+	if f == nil {
+		return nil
+	}
+	m := make(map[string]json.RawMessage, len(f))
+	for k, v := range f {
+		m[k] = slices.Clone(v)
+	}
+	return m
 }
 
 // MarshalJSON writes kind, plugin, then the other fields by name.
@@ -330,13 +336,7 @@ func CloneBlocks(blocks []Block) []Block {
 	}
 	out := make([]Block, len(blocks))
 	for i, b := range blocks {
-		if b.Fields != nil {
-			m := make(map[string]json.RawMessage, len(b.Fields))
-			for k, v := range b.Fields {
-				m[k] = slices.Clone(v)
-			}
-			b.Fields = m
-		}
+		b.Fields = cloneFields(b.Fields)
 		out[i] = b
 	}
 	return out
