@@ -480,8 +480,10 @@ func (m *Model) syncPicker() {
 		lines := m.lines()
 		l := lineOf(lines, m.atIndex)
 		col := widthOf(m.atoms[lines[l].start:m.atIndex])
-		y := min(max(l-m.top, 0), m.maxLines-1)
-		m.picker.SetAnchor(m.originX+promptW+col, m.originY+y)
+		// Hang from all the editor's visible lines, not just the '@' line,
+		// so the popup never covers the draft.
+		last := m.visibleLines(len(lines)) - 1
+		m.picker.SetAnchorSpan(m.originX+promptW+col, m.originY, m.originY+last)
 	}
 	ids := slices.Clone(m.refs)
 	limit := m.maxRefs

@@ -467,3 +467,16 @@ func TestGoldenViews(t *testing.T) {
 		golden.RequireEqual(t, []byte(ansi.Strip(e.composer().View())))
 	})
 }
+
+// TestPickerNeverCoversTheDraft: in a multi-line draft the popup sits
+// above the editor's first line, not over it.
+func TestPickerNeverCoversTheDraft(t *testing.T) {
+	e := newEnv(t)
+	m := typeText(e.composer(), "line one")
+	m, _ = press(m, shiftEnt)
+	m = typeText(m, "line two @")
+	r := m.Picker().Rect()
+	if r.H == 0 || r.Y+r.H > 20 {
+		t.Fatalf("popup %+v overlaps the editor at y=20", r)
+	}
+}

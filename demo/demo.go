@@ -97,6 +97,13 @@ type Model struct {
 	sentCount int
 	follow    bool  // keep the transcript scrolled to the bottom
 	dark      *bool // the terminal's background, once it has said
+	laidOut   layoutKey
+}
+
+// layoutKey is what the layout depends on.
+type layoutKey struct {
+	w, h, composerH int
+	fullHelp        bool
 }
 
 type cardSpan struct {
@@ -361,11 +368,21 @@ func (m Model) lastCard() (int64, bool) {
 
 const headerH = 1
 
-// layout sizes the transcript to what the composer and help leave.
+// layout sizes the transcript to what the composer and help leave. It
+// runs after every message (a mouse motion included), so it does nothing
+// unless a size it depends on changed.
 func (m *Model) layout() {
+	key := layoutKey{m.w, m.h, m.comp.Height(), m.fullHelp}
+	if key == m.laidOut {
+		return
+	}
+	m.laidOut = key
 	m.comp.SetWidth(m.w)
 	m.help.SetWidth(m.w)
-	helpH := lipgloss.Height(m.helpView())
+	helpH := 1 // the short help is one line
+	if m.fullHelp {
+		helpH = lipgloss.Height(m.helpView())
+	}
 	vpH := max(m.h-headerH-m.comp.Height()-helpH, 1)
 	m.vp.SetWidth(m.w)
 	m.vp.SetHeight(vpH)

@@ -98,7 +98,9 @@ type Model struct {
 	cacheKeys []string
 
 	screenW, screenH int
-	anchorX, anchorY int
+	anchorX          int
+	anchorTop        int // the popup goes above this line…
+	anchorBottom     int // …or below this one
 	width            int
 }
 

@@ -17,7 +17,14 @@ func (m *Model) SetScreenSize(w, h int) { m.screenW, m.screenH = max(w, 1), max(
 // SetAnchor sets the screen cell the popup hangs from: the cell of the
 // '@' being completed. The popup goes above it when there is room, else
 // below, and never outside the screen.
-func (m *Model) SetAnchor(x, y int) { m.anchorX, m.anchorY = x, y }
+func (m *Model) SetAnchor(x, y int) { m.SetAnchorSpan(x, y, y) }
+
+// SetAnchorSpan is SetAnchor for an editor taller than one line: the
+// popup goes above line top or below line bottom, never over the lines
+// between, so it does not hide the draft being typed.
+func (m *Model) SetAnchorSpan(x, top, bottom int) {
+	m.anchorX, m.anchorTop, m.anchorBottom = x, top, max(bottom, top)
+}
 
 // layout computes the popup's rectangle and how many rows it shows.
 func (m Model) layout() (Rect, int) {
@@ -31,19 +38,19 @@ func (m Model) layout() (Rect, int) {
 	}
 	w = min(w, m.screenW)
 	h := lines + 2
-	above, below := m.anchorY, m.screenH-m.anchorY-1
+	above, below := m.anchorTop, m.screenH-m.anchorBottom-1
 	var y int
 	switch {
 	case h <= above:
-		y = m.anchorY - h
+		y = m.anchorTop - h
 	case h <= below:
-		y = m.anchorY + 1
+		y = m.anchorBottom + 1
 	case above >= below:
 		h = max(min(above, m.screenH), 3)
-		y = max(m.anchorY-h, 0)
+		y = max(m.anchorTop-h, 0)
 	default:
 		h = max(min(below, m.screenH), 3)
-		y = m.anchorY + 1
+		y = m.anchorBottom + 1
 	}
 	h = min(h, m.screenH)
 	if y+h > m.screenH {
