@@ -100,15 +100,14 @@ func (p *parsed) feed(chunk []byte, base int) {
 		p.head, p.warnings, p.line = h, warn, 1
 		lines = lines[1:]
 	}
-	p.events = p.decodeLines(lines, p.events, false)
+	p.events = p.decodeLines(lines, p.events, 0, false)
 	p.tail = nil
 	if p.err == nil && !p.stopped && len(tail) > 0 {
-		// Decode the torn frame's lines onto a copy, leaving them out of
-		// what is committed.
-		saved := *p
-		all := p.decodeLines(splitLines(tail), append([]event(nil), p.events...), true)
-		p.tail = all[len(p.events):]
-		p.err, p.stopped, p.line = saved.err, saved.stopped, saved.line
+		// The torn frame's lines are read but not committed: whatever they
+		// hold (a defect included) may still change as the writer goes on.
+		err, stopped, line := p.err, p.stopped, p.line
+		p.tail = p.decodeLines(splitLines(tail), nil, int64(len(p.events)), true)
+		p.err, p.stopped, p.line = err, stopped, line
 	}
 }
 
@@ -123,7 +122,8 @@ func splitLines(text []byte) [][]byte {
 // line or seq gap ends the valid prefix, and is corruption if a later
 // record holds a turn/end (always, inside a complete zstd frame);
 // otherwise the rest is a torn tail and is dropped.
-func (p *parsed) decodeLines(lines [][]byte, evs []event, inTornFrame bool) []event {
+// The events are appended to evs, whose first event has seq first.
+func (p *parsed) decodeLines(lines [][]byte, evs []event, first int64, inTornFrame bool) []event {
 	for i, line := range lines {
 		p.line++
 		lineNo := p.line
@@ -131,11 +131,10 @@ func (p *parsed) decodeLines(lines [][]byte, evs []event, inTornFrame bool) []ev
 			return evs
 		}
 		r, n, err := decodeRecord(line)
-		next := int64(len(evs))
+		next := first + int64(len(evs))
 		gap := err == nil && ((isPacked(r.Type) && *r.Seq0 != next) || (!isPacked(r.Type) && *r.Seq != next))
 		if err != nil || gap {
-			var syntax *json.SyntaxError
-			isSyntax := err != nil && (asSyntax(err, &syntax) || len(bytes.TrimSpace(line)) == 0)
+			isSyntax := err != nil && (unreadable(err) || len(bytes.TrimSpace(line)) == 0)
 			if err != nil && !isSyntax {
 				p.err = logErr(p.path, lineNo, ErrCorrupt, "%v", err)
 				return evs
@@ -182,10 +181,11 @@ func (p *parsed) decodeLines(lines [][]byte, evs []event, inTornFrame bool) []ev
 	return evs
 }
 
-// asSyntax reports an unreadable line (not JSON, cut short, empty), as
-// opposed to a JSON record of the wrong shape.
-func asSyntax(err error, target **json.SyntaxError) bool {
-	if errors.As(err, target) {
+// unreadable reports a line that is not JSON (garbage, cut short, empty),
+// as opposed to a JSON record of the wrong shape.
+func unreadable(err error) bool {
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
 		return true
 	}
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected end of JSON")
