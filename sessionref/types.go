@@ -189,7 +189,7 @@ func cloneFields(f map[string]json.RawMessage) map[string]json.RawMessage {
 
 // MarshalJSON writes kind, plugin, then the other fields by name.
 func (s Source) MarshalJSON() ([]byte, error) {
-	return marshalOpenObject([][2]any{{"kind", s.Kind}, {"plugin", s.Plugin}}, s.Fields)
+	return marshalOpenObject([]knownField{{"kind", s.Kind, false}, {"plugin", s.Plugin, false}}, s.Fields)
 }
 
 // UnmarshalJSON reads any JSON object.
@@ -225,11 +225,8 @@ func TextBlock(text string) Block { return Block{Type: BlockText, Text: text} }
 
 // MarshalJSON writes type, text (when set or a text block), then the rest.
 func (b Block) MarshalJSON() ([]byte, error) {
-	known := [][2]any{{"type", b.Type}}
-	if b.Text != "" || b.Type == BlockText || b.Type == BlockReasoning {
-		known = append(known, [2]any{"text", &b.Text})
-	}
-	return marshalOpenObject(known, b.Fields)
+	textAlways := b.Type == BlockText || b.Type == BlockReasoning
+	return marshalOpenObject([]knownField{{"type", b.Type, false}, {"text", b.Text, textAlways}}, b.Fields)
 }
 
 // UnmarshalJSON reads any JSON object. The common text and reasoning
@@ -353,10 +350,15 @@ func (e Event) Clone() Event {
 	return e
 }
 
-// marshalOpenObject writes the known keys in order (a string value that
-// is empty is left out, a *string is always written) and then the extra
-// fields sorted by name.
-func marshalOpenObject(known [][2]any, extra map[string]json.RawMessage) ([]byte, error) {
+// knownField is a parsed string field of an open object.
+type knownField struct {
+	key, value string
+	always     bool // written even when empty
+}
+
+// marshalOpenObject writes the known fields in order (an empty one only
+// when always is set) and then the extra fields sorted by name.
+func marshalOpenObject(known []knownField, extra map[string]json.RawMessage) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
 	n := 0
@@ -369,15 +371,9 @@ func marshalOpenObject(known [][2]any, extra map[string]json.RawMessage) ([]byte
 		buf.WriteByte(':')
 		buf.Write(v)
 	}
-	for _, kv := range known {
-		k := kv[0].(string)
-		switch v := kv[1].(type) {
-		case string:
-			if v != "" {
-				write(k, appendJSString(nil, validOrReplaced(v), false))
-			}
-		case *string:
-			write(k, appendJSString(nil, validOrReplaced(*v), false))
+	for _, f := range known {
+		if f.value != "" || f.always {
+			write(f.key, appendJSString(nil, validOrReplaced(f.value), false))
 		}
 	}
 	keys := make([]string, 0, len(extra))
