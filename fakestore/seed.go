@@ -127,11 +127,7 @@ func generateConversation(ss *session, rng *rand.Rand, created int64) {
 		}
 	}
 	if turns > 2 && rng.IntN(6) == 0 && len(ss.nodes) > 3 {
-		ev := sessionref.Event{Type: sessionref.EventUserMessage,
-			Source:  sessionref.Source{Kind: sessionref.SourcePlugin, Plugin: sessionref.PluginCompact},
-			Content: []sessionref.Block{sessionref.TextBlock("The conversation so far was compacted.\n<compacted-summary>\n" + lang.summary(topic) + "\n</compacted-summary>")}}
-		seq := ss.pushOwned(ev.Type, tick(), &ev)
-		ss.nodes = append([]int64{seq}, ss.nodes[len(ss.nodes)-2:]...)
+		ss.compact(0, len(ss.nodes)-3, lang.summary(topic), tick()) // keep the last exchange
 	}
 }
 

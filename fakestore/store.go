@@ -187,29 +187,30 @@ func (s *Store) Compact(id string, start, end int64, summary string) (int64, err
 	if i < 0 || j < 0 || i > j {
 		return 0, fmt.Errorf("%w: %d..%d", ErrBadRange, start, end)
 	}
-	ev := message(sessionref.EventUserMessage, sessionref.Source{Kind: sessionref.SourcePlugin, Plugin: sessionref.PluginCompact},
-		"The conversation so far was compacted.\n<compacted-summary>\n"+summary+"\n</compacted-summary>")
-	seq := ss.push(ev.Type, s.now(), &ev)
-	ss.nodes = slices.Replace(ss.nodes, i, j+1, seq)
-	return seq, nil
+	return ss.compact(i, j, summary, s.now()), nil
 }
 
 // CompactAll compacts the whole current surface, if it has any node.
 func (s *Store) CompactAll(id, summary string) (int64, error) {
-	s.mu.RLock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	ss, err := s.get(id)
-	var first, last int64 = -1, -1
-	if err == nil && len(ss.nodes) > 0 {
-		first, last = ss.nodes[0], ss.nodes[len(ss.nodes)-1]
-	}
-	s.mu.RUnlock()
 	if err != nil {
 		return 0, err
 	}
-	if first < 0 {
+	if len(ss.nodes) == 0 {
 		return 0, fmt.Errorf("%w: the surface is empty", ErrBadRange)
 	}
-	return s.Compact(id, first, last, summary)
+	return ss.compact(0, len(ss.nodes)-1, summary, s.now()), nil
+}
+
+// compact replaces nodes[i..j] by a checkpoint holding summary.
+func (ss *session) compact(i, j int, summary string, at time.Time) int64 {
+	ev := message(sessionref.EventUserMessage, sessionref.Source{Kind: sessionref.SourcePlugin, Plugin: sessionref.PluginCompact},
+		"The conversation so far was compacted.\n<compacted-summary>\n"+summary+"\n</compacted-summary>")
+	seq := ss.pushOwned(ev.Type, at, &ev)
+	ss.nodes = slices.Replace(ss.nodes, i, j+1, seq)
+	return seq
 }
 
 // SetTitle appends a title event; the latest one wins.
