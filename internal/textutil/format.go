@@ -1,0 +1,81 @@
+package textutil
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Bytes renders a byte count in binary units, the one way every
+// component prints sizes: whole units when exact ("64 KiB", "2 MiB"),
+// one decimal otherwise ("6.1 KiB"), plain bytes under 1 KiB ("512 B").
+func Bytes(n int) string {
+	unit, div := "", 1
+	switch {
+	case n >= 1<<30 || n <= -1<<30:
+		unit, div = "GiB", 1<<30
+	case n >= 1<<20 || n <= -1<<20:
+		unit, div = "MiB", 1<<20
+	case n >= 1<<10 || n <= -1<<10:
+		unit, div = "KiB", 1<<10
+	default:
+		return fmt.Sprintf("%d B", n)
+	}
+	if n%div == 0 {
+		return fmt.Sprintf("%d %s", n/div, unit)
+	}
+	return fmt.Sprintf("%.1f %s", float64(n)/float64(div), unit)
+}
+
+// ShortIDWidth is the most cells [ShortID] uses.
+const ShortIDWidth = 12
+
+// ShortID is a short, readable, safe form of a session id for places
+// where the whole id does not fit: the first 8 characters of a UUID (as
+// git shortens hashes), or for any other id the whole id when it fits in
+// [ShortIDWidth] cells and its two ends around "…" when it does not, so
+// "persisted-session-2" reads "persi…sion-2" rather than "persiste".
+func ShortID(id string) string {
+	id = Inline(id)
+	if isUUID(id) {
+		return id[:8]
+	}
+	return Middle(id, ShortIDWidth)
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ShortenHome writes a path under home as "~/…" ("~" for home itself).
+// Only whole path elements match, so with home /home/dev the path
+// /home/dev2 stays as it is. Both separators are understood, so Windows
+// paths shorten too.
+func ShortenHome(p, home string) string {
+	home = strings.TrimRight(home, `/\`)
+	if home == "" || p == "" {
+		return p
+	}
+	if p == home {
+		return "~"
+	}
+	if rest, ok := strings.CutPrefix(p, home); ok && (rest[0] == '/' || rest[0] == '\\') {
+		return "~" + rest
+	}
+	return p
+}
