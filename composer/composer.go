@@ -169,7 +169,7 @@ func (m Model) Preparing() bool { return m.preparing }
 
 // SetPickerStyles restyles the embedded picker (for a light terminal,
 // say).
-func (m *Model) SetPickerStyles(s picker.Styles) { m.picker.Styles = s }
+func (m *Model) SetPickerStyles(s picker.Styles) { m.picker.SetStyles(s) }
 
 // Picker returns the embedded picker, for the host to draw its View at
 // its Rect.

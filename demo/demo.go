@@ -548,12 +548,12 @@ func (m Model) helpView() string {
 	case m.comp.Preparing():
 		bindings = []key.Binding{m.comp.KeyMap.Cancel, m.keys.Quit}
 	case m.comp.Picker().IsOpen():
-		bindings = m.comp.Picker().KeyMap.ShortHelp()
+		bindings = m.comp.Picker().KeyMap().ShortHelp()
 	default:
 		bindings = []key.Binding{m.comp.KeyMap.Submit, m.comp.KeyMap.Newline, m.keys.ToggleCard, m.keys.Inspect, m.keys.ScrollUp, m.keys.Help, m.keys.Quit}
 	}
 	if m.fullHelp {
-		groups := append(m.comp.KeyMap.FullHelp(), m.comp.Picker().KeyMap.FullHelp()...)
+		groups := append(m.comp.KeyMap.FullHelp(), m.comp.Picker().KeyMap().FullHelp()...)
 		groups = append(groups, []key.Binding{m.keys.ToggleCard, m.keys.Inspect, m.keys.ScrollUp, m.keys.Help, m.keys.Quit})
 		return m.help.FullHelpView(groups)
 	}

@@ -1,10 +1,14 @@
 package picker_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/fakestore"
@@ -12,8 +16,8 @@ import (
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// Embedding the picker: open it on a query, run its Cmds, and read the
-// pick from the messages it sends back.
+// Embedding the picker: open it on a query, run its Cmds, and take the
+// pick in the same Update as the key that made it.
 func Example() {
 	store := fakestore.New()
 	for _, id := range []string{"alpha", "beta"} {
@@ -21,22 +25,89 @@ func Example() {
 		store.SetTitle(id, "Fix the "+id+" parser")
 	}
 	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
-	p := picker.New(picker.ResolverSource(resolver, sessionref.Target{ID: "current"}, 20))
+	p := picker.New(picker.ResolverSource(resolver, sessionref.Target{ID: "current"}, 20),
+		picker.WithClock(func() time.Time { return fakestore.DefaultNow.Add(time.Hour) }))
 	p.SetScreenSize(60, 20)
 	p.SetAnchor(0, 18)
 
 	p, cmd := p.Open("beta")
 	p = feed(p, cmd)
 	row := strings.Split(ansi.Strip(p.View()), "\n")[1]
-	fmt.Println(strings.Join(strings.Fields(strings.Trim(row, "│"))[:7], " "))
+	fmt.Println(strings.Join(strings.Fields(strings.Trim(row, "│")), " "))
 
-	p, cmd = p.Update(tea.KeyPressMsg{Code: tea.KeyTab})
-	if picked, ok := cmd().(picker.PickedMsg); ok {
-		fmt.Println(picked.Mention)
+	p, _ = p.Update(tea.KeyPressMsg{Code: tea.KeyTab})
+	if p, picked, ok := p.TakePick(); ok {
+		fmt.Println(picked.Mention, p.IsOpen())
 	}
 	// Output:
-	// › Fix the beta parser no dir
-	// @[Fix the beta parser](dsh-session:ImJldGEi)
+	// › Fix the beta pa… no dir beta (no cwd) 1h ago
+	// @[Fix the beta parser](dsh-session:ImJldGEi) false
+}
+
+// A host or a test fakes a source's answer with NewFetchedMsg; with
+// nothing to pick, Enter is consumed and the popup and Status say why.
+func ExampleNewFetchedMsg() {
+	p := picker.New(picker.SourceFunc(nil), picker.WithStyles(picker.PlainStyles()))
+	p.SetScreenSize(40, 10)
+	p.SetAnchor(0, 9)
+	p, _ = p.Open("zzzq")
+	p, _ = p.Update(picker.NewFetchedMsg(p, "zzzq", nil, nil))
+
+	enter := tea.KeyPressMsg{Code: tea.KeyEnter}
+	fmt.Println(p.WantsKey(enter), p.Pickable(), p.Status())
+	p, _ = p.Update(enter)
+	fmt.Println(ansi.Strip(p.View()))
+
+	p, _ = p.Update(picker.NewFetchedMsg(p, "zzzq", nil, errors.New("late answer")))
+	fmt.Println(p.Err()) // the query was answered already: dropped
+	// Output:
+	// true false no sessions match “zzzq”
+	// ╭──────────────────────────────────────╮
+	// │ ⚠ nothing to mention: no sessions m… │
+	// ╰──────────────────────────────────────╯
+	// <nil>
+}
+
+// Bounding the popup to a pane, and composing it over the host's screen
+// as a lipgloss layer.
+func ExampleModel_Layer() {
+	cands := []sessionref.Candidate{{SessionID: "a1", Label: "Fix the parser", CreatedAt: 0}}
+	p := picker.New(picker.SourceFunc(nil), picker.WithStyles(picker.PlainStyles()))
+	p.SetScreenSize(50, 6)
+	p.SetBounds(picker.Rect{X: 10, Y: 0, W: 40, H: 6}) // the chat pane right of a sidebar
+	p.SetAnchor(12, 5)
+	p, _ = p.Open("")
+	p, _ = p.Update(picker.NewFetchedMsg(p, "", cands, nil))
+
+	screen := strings.Repeat(strings.Repeat(".", 50)+"\n", 5) + "sidebar   › @"
+	out := lipgloss.NewCompositor(lipgloss.NewLayer(screen), p.Layer()).Render()
+	fmt.Println(p.Rect())
+	fmt.Println(ansi.Strip(out))
+	// Output:
+	// {10 2 40 3}
+	// ..................................................
+	// ..................................................
+	// ..........╭──────────────────────────────────────╮
+	// ..........│› Fix the parser          a1  —       │
+	// ..........╰──────────────────────────────────────╯
+	// sidebar   › @
+}
+
+// The KeyMap enables bindings by state, so help shows what works now.
+func ExampleModel_KeyMap() {
+	p := picker.New(picker.SourceFunc(nil))
+	h := help.New()
+	fmt.Printf("closed: %q\n", ansi.Strip(h.ShortHelpView(p.KeyMap().ShortHelp())))
+	p, _ = p.Open("x")
+	p, _ = p.Update(picker.NewFetchedMsg(p, "x", nil, nil))
+	fmt.Printf("no rows: %q\n", ansi.Strip(h.ShortHelpView(p.KeyMap().ShortHelp())))
+	p, _ = p.SetQuery("y")
+	p, _ = p.Update(picker.NewFetchedMsg(p, "y", []sessionref.Candidate{{SessionID: "y", Label: "y"}}, nil))
+	fmt.Printf("a row: %q\n", ansi.Strip(h.ShortHelpView(p.KeyMap().ShortHelp())))
+	// Output:
+	// closed: ""
+	// no rows: "esc close"
+	// a row: "↑/ctrl+p up • ↓/ctrl+n down • tab mention • esc close"
 }
 
 // feed runs a Cmd (expanding batches) and passes the fetch result back.

@@ -1,8 +1,21 @@
 package picker
 
-import "charm.land/bubbles/v2/key"
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // KeyMap is the picker's key bindings. It implements help.KeyMap.
+//
+// The picker enables and disables the bindings by state, as bubbles'
+// list does, so help shows only what works now: the moves when there are
+// rows, Accept and AcceptEnter when a row can be picked, everything only
+// while the picker is open. Enabled is for help only: while the picker
+// is open it still consumes a disabled Accept or AcceptEnter (and says
+// why nothing was picked), so Enter never falls through to a send. To
+// remove a binding, give it no keys.
 type KeyMap struct {
 	Up       key.Binding
 	Down     key.Binding
@@ -12,10 +25,11 @@ type KeyMap struct {
 	End      key.Binding
 	// Accept picks the highlighted row (Tab).
 	Accept key.Binding
-	// AcceptEnter picks the highlighted row too; it is separate so a host
-	// can tell when Enter belongs to the picker and when to the editor.
+	// AcceptEnter picks the highlighted row too (Enter); it is separate
+	// so help can show the two apart.
 	AcceptEnter key.Binding
-	Dismiss     key.Binding
+	// Dismiss closes the picker (Esc).
+	Dismiss key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -41,4 +55,27 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss}}
+}
+
+// withState enables the bindings that do something in the given state.
+func (k KeyMap) withState(open, rows, pickable bool) KeyMap {
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Home, &k.End} {
+		b.SetEnabled(open && rows)
+	}
+	k.Accept.SetEnabled(open && pickable)
+	k.AcceptEnter.SetEnabled(open && pickable)
+	k.Dismiss.SetEnabled(open)
+	return k
+}
+
+// bound reports whether msg is one of the keys of any of bs, enabled or
+// not.
+func bound(msg tea.KeyPressMsg, bs ...key.Binding) bool {
+	s := msg.String()
+	for _, b := range bs {
+		if slices.Contains(b.Keys(), s) {
+			return true
+		}
+	}
+	return false
 }

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/sessionref"
@@ -14,10 +13,9 @@ import (
 
 // Defaults of the picker's layout and timing.
 const (
-	DefaultMaxRows    = 8
-	DefaultSlowAfter  = 100 * time.Millisecond
-	DefaultCacheSize  = 32
-	defaultPopupWidth = 96
+	DefaultMaxRows   = 8
+	DefaultSlowAfter = 100 * time.Millisecond
+	DefaultCacheSize = 32
 )
 
 // PickedMsg reports that the user picked a candidate.
@@ -28,18 +26,27 @@ type PickedMsg struct {
 	Mention string
 }
 
-// DismissedMsg reports that the user closed the picker without a pick.
+// DismissedMsg reports that the user closed the picker without a pick:
+// Esc, or a click outside the popup.
 type DismissedMsg struct{}
 
 // FetchedMsg carries a source's answer to one query. Hosts pass it to
 // Update like any other message; it is only applied if it answers the
-// picker's newest query.
+// picker's newest query and that query is still waiting for an answer.
 type FetchedMsg struct {
 	picker     int64
 	seq        uint64
 	Query      string
 	Candidates []sessionref.Candidate
 	Err        error
+}
+
+// NewFetchedMsg builds the answer to p's newest query, for tests and for
+// hosts that fake a source: passed to p's Update it is applied as if the
+// source had returned cands and err. It is dropped when query is not p's
+// current query, or when that query is answered already.
+func NewFetchedMsg(p Model, query string, cands []sessionref.Candidate, err error) FetchedMsg {
+	return FetchedMsg{picker: p.id, seq: p.seq, Query: query, Candidates: cands, Err: err}
 }
 
 // slowMsg fires when a fetch has been pending for a while.
@@ -58,18 +65,22 @@ type Rect struct{ X, Y, W, H int }
 // Contains reports whether the cell (x, y) is inside r.
 func (r Rect) Contains(x, y int) bool { return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H }
 
+// Empty reports whether r has no cells.
+func (r Rect) Empty() bool { return r.W <= 0 || r.H <= 0 }
+
 var lastID atomic.Int64
 
 // Model is the @-mention picker. It is closed until a host opens it with
 // a query; it then fetches candidates asynchronously, shows them in a
 // popup placed by its anchor, and reports a pick or a dismissal.
+//
+// Model is a value: methods that change it return the new Model (or take
+// a pointer, for setters), as bubbles components do.
 type Model struct {
 	id     int64
 	source Source
-	// KeyMap is the picker's bindings.
-	KeyMap KeyMap
-	// Styles is how it draws.
-	Styles Styles
+	keys   KeyMap
+	styles Styles
 
 	maxRows   int
 	slowAfter time.Duration
@@ -85,8 +96,14 @@ type Model struct {
 	pending bool
 	slow    bool
 	// acceptOnArrival is set when Tab or Enter came before the answer to
-	// the current query: the first pickable row of that answer is picked.
+	// the current query: the first enabled row of that answer is picked.
 	acceptOnArrival bool
+	// notice explains the last pick that could not be made; nudged says
+	// the user just asked for one, so the reason shows as a warning.
+	notice string
+	nudged bool
+	// pick is the pick made by the last Update, for TakePick.
+	pick *PickedMsg
 
 	items      []sessionref.Candidate
 	itemsQuery string
@@ -98,6 +115,7 @@ type Model struct {
 	cacheKeys []string
 
 	screenW, screenH int
+	bounds           Rect
 	anchorX          int
 	anchorTop        int // the popup goes above this line…
 	anchorBottom     int // …or below this one
@@ -122,12 +140,15 @@ func WithHome(dir string) Option { return func(m *Model) { m.home = dir } }
 // WithDisable sets which candidates are shown but cannot be picked.
 func WithDisable(f DisableFunc) Option { return func(m *Model) { m.disable = f } }
 
-// WithWidth sets the popup's width in cells (default: up to 96, never
-// wider than the screen).
+// WithWidth sets the popup's width in cells (default: the width of the
+// bounds; never wider than them).
 func WithWidth(w int) Option { return func(m *Model) { m.width = w } }
 
-// WithStyles sets the styles.
-func WithStyles(s Styles) Option { return func(m *Model) { m.Styles = s } }
+// WithStyles sets the styles (default DefaultStyles(true)).
+func WithStyles(s Styles) Option { return func(m *Model) { m.styles = s } }
+
+// WithKeyMap sets the key bindings (default DefaultKeyMap()).
+func WithKeyMap(k KeyMap) Option { return func(m *Model) { m.keys = k } }
 
 // New returns a closed picker over src.
 func New(src Source, opts ...Option) Model {
@@ -135,8 +156,8 @@ func New(src Source, opts ...Option) Model {
 	m := Model{
 		id:        lastID.Add(1),
 		source:    src,
-		KeyMap:    DefaultKeyMap(),
-		Styles:    DefaultStyles(true),
+		keys:      DefaultKeyMap(),
+		styles:    DefaultStyles(true),
 		maxRows:   DefaultMaxRows,
 		slowAfter: DefaultSlowAfter,
 		cacheSize: DefaultCacheSize,
@@ -149,6 +170,23 @@ func New(src Source, opts ...Option) Model {
 		o(&m)
 	}
 	return m
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(s Styles) { m.styles = s }
+
+// Styles returns the styles.
+func (m Model) Styles() Styles { return m.styles }
+
+// SetKeyMap replaces the key bindings. Their Enabled state is managed by
+// the picker (see [KeyMap]).
+func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
+
+// KeyMap returns the key bindings, enabled by the picker's state, for
+// help: a closed picker's bindings are all disabled, and Accept is
+// disabled while nothing can be picked.
+func (m Model) KeyMap() KeyMap {
+	return m.keys.withState(m.open, len(m.items) > 0, m.Pickable())
 }
 
 // SetDisable replaces the disable rule; hosts call it when what makes a
@@ -174,8 +212,9 @@ func (m Model) Err() error { return m.err }
 func (m Model) Cursor() int { return m.cursor }
 
 // Accepting reports whether a pick was asked for before the current
-// query was answered; the host should hold further keys until the answer
-// (and the pick) arrives, so type-ahead lands after the token.
+// query was answered: the first match is picked when the answer arrives
+// (see [Model.Update]). A host that wants typing to land after the
+// picked token holds further keys while this is true.
 func (m Model) Accepting() bool { return m.open && m.acceptOnArrival }
 
 // Highlighted returns the highlighted candidate, when there is one that
@@ -191,6 +230,24 @@ func (m Model) Highlighted() (sessionref.Candidate, bool) {
 	return c, true
 }
 
+// Pickable reports whether Tab or Enter would pick a row now: the picker
+// is open and a row on screen answers the current query and is enabled.
+func (m Model) Pickable() bool {
+	_, ok := m.Highlighted()
+	return ok
+}
+
+// Status says why nothing can be picked now, in words a person reads:
+// `searching “par”…`, `no sessions match “zzzq”`, `limit 3/3 reached`,
+// the source's error. It is "" when the picker is closed or a row can be
+// picked. The popup shows the same reason.
+func (m Model) Status() string {
+	if !m.open || m.Pickable() {
+		return ""
+	}
+	return m.why()
+}
+
 func (m Model) disabled(c sessionref.Candidate) (string, bool) {
 	if m.disable == nil {
 		return "", false
@@ -198,8 +255,22 @@ func (m Model) disabled(c sessionref.Candidate) (string, bool) {
 	return m.disable(c)
 }
 
+// TakePick returns the pick made by the last Update, if any, and a Model
+// that no longer holds it. A host that embeds the picker uses it to take
+// the pick in the same Update as the key or click that made it; the
+// [PickedMsg] the picker also sends as a Cmd is for other listeners.
+func (m Model) TakePick() (Model, PickedMsg, bool) {
+	if m.pick == nil {
+		return m, PickedMsg{}, false
+	}
+	p := *m.pick
+	m.pick = nil
+	return m, p, true
+}
+
 // Open shows the picker for query; the cache starts empty so a reopened
-// picker shows current sessions.
+// picker shows current sessions. The query may hold any text, spaces
+// included: where a query ends is the host's decision.
 func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.open = true
 	m.cache = nil
@@ -213,6 +284,7 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 func (m Model) Close() Model {
 	m.open = false
 	m.acceptOnArrival = false
+	m.notice, m.nudged = "", false
 	m.stopFetch()
 	m.pending, m.slow = false, false
 	return m
@@ -231,6 +303,7 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.query = query
 	m.acceptOnArrival = false
+	m.notice, m.nudged = "", false
 	m.stopFetch()
 	m.seq++
 	if cands, ok := m.cache[query]; ok {
@@ -242,7 +315,8 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
 	fetch := fetchCmd(m.source, ctx, m.id, m.seq, query)
-	slow := tea.Tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{m.id, m.seq} })
+	id, seq := m.id, m.seq
+	slow := tea.Tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
 	return m, tea.Batch(fetch, slow)
 }
 
@@ -278,210 +352,4 @@ func (m *Model) remember(query string, cands []sessionref.Candidate) {
 		delete(m.cache, m.cacheKeys[0])
 		m.cacheKeys = m.cacheKeys[1:]
 	}
-}
-
-// WantsKey reports whether Update would consume the key: every picker key
-// while open, except Enter when no row answers the current query and none
-// is pending (the editor may then submit).
-func (m Model) WantsKey(msg tea.KeyPressMsg) bool {
-	if !m.open {
-		return false
-	}
-	k := m.KeyMap
-	if key.Matches(msg, k.AcceptEnter) {
-		_, ok := m.Highlighted()
-		return ok || m.pending
-	}
-	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Accept, k.Dismiss)
-}
-
-// Update handles fetch results, keys and mouse messages.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case FetchedMsg:
-		if msg.picker != m.id || msg.seq != m.seq || !m.open {
-			return m, nil // stale: it answers an older query
-		}
-		m.pending, m.slow, m.cancel = false, false, nil
-		if msg.Err == nil {
-			m.remember(msg.Query, msg.Candidates)
-		}
-		m.setItems(msg.Query, msg.Candidates, msg.Err)
-		if m.acceptOnArrival {
-			m.acceptOnArrival = false
-			return m.accept()
-		}
-	case slowMsg:
-		if msg.picker == m.id && msg.seq == m.seq && m.pending {
-			m.slow = true
-		}
-	case tea.WindowSizeMsg:
-		m.SetScreenSize(msg.Width, msg.Height)
-	case tea.KeyPressMsg:
-		if m.open {
-			return m.handleKey(msg)
-		}
-	case tea.MouseMsg:
-		if m.open {
-			return m.handleMouse(msg)
-		}
-	}
-	return m, nil
-}
-
-func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	k := m.KeyMap
-	switch {
-	case key.Matches(msg, k.Dismiss):
-		m = m.Close()
-		return m, func() tea.Msg { return DismissedMsg{} }
-	case key.Matches(msg, k.Accept, k.AcceptEnter):
-		return m.accept()
-	case key.Matches(msg, k.Up):
-		m.move(-1, true)
-	case key.Matches(msg, k.Down):
-		m.move(1, true)
-	case key.Matches(msg, k.PageUp):
-		m.move(-m.visibleRows(), false)
-	case key.Matches(msg, k.PageDown):
-		m.move(m.visibleRows(), false)
-	case key.Matches(msg, k.Home):
-		m.cursor = 0
-		m.skipDisabled(1)
-		m.scrollToCursor()
-	case key.Matches(msg, k.End):
-		m.cursor = len(m.items) - 1
-		m.skipDisabled(-1)
-		m.scrollToCursor()
-	}
-	return m, nil
-}
-
-func (m Model) accept() (Model, tea.Cmd) {
-	c, ok := m.Highlighted()
-	if !ok {
-		// Typed faster than the store answers: pick from the answer to
-		// this query when it comes, never from an older one.
-		m.acceptOnArrival = m.pending
-		return m, nil
-	}
-	mention, err := sessionref.FormatMention(sessionref.Reference{SessionID: c.SessionID, Label: &c.Label})
-	if err != nil {
-		m.err = err
-		return m, nil
-	}
-	m = m.Close()
-	return m, func() tea.Msg { return PickedMsg{Candidate: c, Mention: mention} }
-}
-
-// move moves the cursor by delta rows, wrapping at the ends when wrap is
-// set and clamping otherwise, and skips disabled rows.
-func (m *Model) move(delta int, wrap bool) {
-	n := len(m.items)
-	if n == 0 {
-		return
-	}
-	c := m.cursor + delta
-	if wrap {
-		c = ((c % n) + n) % n
-	} else {
-		c = min(max(c, 0), n-1)
-	}
-	m.cursor = c
-	dir := 1
-	if delta < 0 {
-		dir = -1
-	}
-	m.skipDisabled(dir)
-	m.scrollToCursor()
-}
-
-// skipDisabled moves the cursor in dir to the nearest pickable row, if
-// any; with none, it stays where it is.
-func (m *Model) skipDisabled(dir int) {
-	n := len(m.items)
-	for i := 0; i < n; i++ {
-		c := ((m.cursor+dir*i)%n + n) % n
-		if _, off := m.disabled(m.items[c]); !off {
-			m.cursor = c
-			m.scrollToCursor()
-			return
-		}
-	}
-}
-
-func (m *Model) scrollToCursor() {
-	rows := m.visibleRows()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+rows {
-		m.offset = m.cursor - rows + 1
-	}
-	m.offset = min(max(m.offset, 0), max(len(m.items)-rows, 0))
-}
-
-func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
-	mouse := msg.Mouse()
-	r := m.Rect()
-	switch msg.(type) {
-	case tea.MouseWheelMsg:
-		if !r.Contains(mouse.X, mouse.Y) {
-			return m, nil
-		}
-		switch mouse.Button {
-		case tea.MouseWheelUp:
-			m.scroll(-1)
-		case tea.MouseWheelDown:
-			m.scroll(1)
-		}
-	case tea.MouseMotionMsg:
-		if row, ok := m.RowAt(mouse.X, mouse.Y); ok {
-			if _, off := m.disabled(m.items[row]); !off {
-				m.cursor = row
-			}
-		}
-	case tea.MouseClickMsg:
-		if mouse.Button != tea.MouseLeft {
-			return m, nil
-		}
-		row, ok := m.RowAt(mouse.X, mouse.Y)
-		if !ok {
-			return m, nil
-		}
-		if _, off := m.disabled(m.items[row]); off {
-			return m, nil
-		}
-		m.cursor = row
-		return m.accept()
-	}
-	return m, nil
-}
-
-// scroll moves the window of visible rows, keeping the cursor inside it.
-func (m *Model) scroll(delta int) {
-	rows := m.visibleRows()
-	m.offset = min(max(m.offset+delta, 0), max(len(m.items)-rows, 0))
-	if m.cursor < m.offset {
-		m.cursor = m.offset
-	}
-	if m.cursor >= m.offset+rows {
-		m.cursor = m.offset + rows - 1
-	}
-}
-
-// RowAt maps a screen cell to the index of the candidate drawn there.
-func (m Model) RowAt(x, y int) (int, bool) {
-	if !m.open || !m.Fresh() {
-		return 0, false
-	}
-	r := m.Rect()
-	if !r.Contains(x, y) || x == r.X || x == r.X+r.W-1 {
-		return 0, false
-	}
-	row := y - r.Y - 1 + m.offset
-	if y == r.Y || y == r.Y+r.H-1 || row < m.offset || row >= min(len(m.items), m.offset+m.visibleRows()) {
-		return 0, false
-	}
-	return row, true
 }

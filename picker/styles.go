@@ -2,11 +2,19 @@ package picker
 
 import (
 	"charm.land/lipgloss/v2"
+
+	"github.com/dshkit/mentions/internal/theme"
 )
 
 // Styles is how the picker draws. Meaning never rests on colour alone:
 // the highlighted row has a marker, matches are underlined, disabled rows
 // say why.
+//
+// Frame may have any border (or none), padding and margins: the picker
+// measures it and keeps rows, clicks and Rect inside it. Row and
+// Highlighted style a whole row; the styles of the parts of a row (Label,
+// Match, Meta, …) are drawn on top of them, so a highlighted row's
+// background and weight cover every cell of it.
 type Styles struct {
 	Frame       lipgloss.Style
 	Row         lipgloss.Style
@@ -22,24 +30,35 @@ type Styles struct {
 	Stale       lipgloss.Style
 }
 
-// DefaultStyles returns styles for a dark or light terminal background.
-func DefaultStyles(isDark bool) Styles {
-	ld := lipgloss.LightDark(isDark)
-	accent := ld(lipgloss.Color("#5A3FC0"), lipgloss.Color("#A28CFF"))
-	dim := ld(lipgloss.Color("#6B6B6B"), lipgloss.Color("#8A8A8A"))
-	hiBg := ld(lipgloss.Color("#E6E0FF"), lipgloss.Color("#33295C"))
-	return Styles{
-		Frame:       lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(accent),
-		Row:         lipgloss.NewStyle(),
-		Highlighted: lipgloss.NewStyle().Background(hiBg).Bold(true),
-		Marker:      lipgloss.NewStyle().Foreground(accent).Bold(true),
-		Match:       lipgloss.NewStyle().Underline(true).Foreground(accent),
-		Label:       lipgloss.NewStyle(),
-		Meta:        lipgloss.NewStyle().Foreground(dim),
-		Badge:       lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#1F7A3D"), lipgloss.Color("#6FD38F"))),
-		Disabled:    lipgloss.NewStyle().Foreground(dim).Strikethrough(true),
-		Status:      lipgloss.NewStyle().Foreground(dim).Italic(true),
-		Error:       lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#B00020"), lipgloss.Color("#FF6B6B"))),
-		Stale:       lipgloss.NewStyle().Foreground(dim),
+// DefaultStyles returns styles for a dark or light terminal background,
+// in the colours of the module's palette.
+func DefaultStyles(isDark bool) Styles { return stylesFrom(theme.Default(isDark)) }
+
+// PlainStyles returns styles without colour: the highlighted row is
+// reversed, matches underlined, disabled rows struck through.
+func PlainStyles() Styles { return stylesFrom(theme.Plain()) }
+
+func stylesFrom(p theme.Palette) Styles {
+	b := lipgloss.NewStyle()
+	s := Styles{
+		Frame:       b.Border(lipgloss.RoundedBorder()).BorderForeground(p.Accent),
+		Row:         b,
+		Highlighted: b.Background(p.Highlight).Bold(true),
+		Marker:      b.Foreground(p.Accent).Bold(true),
+		Match:       b.Underline(true).Foreground(p.Accent),
+		Label:       b,
+		Meta:        b.Foreground(p.Dim),
+		Badge:       b.Foreground(p.Good),
+		Disabled:    b.Foreground(p.Dim).Strikethrough(true),
+		Status:      b.Foreground(p.Dim).Italic(true),
+		Error:       b.Foreground(p.Error),
+		Stale:       b.Foreground(p.Dim),
 	}
+	if p.Transparent {
+		// Without colour, attributes carry the meaning.
+		s.Highlighted = b.Reverse(true).Bold(true)
+		s.Stale = b.Faint(true)
+		s.Error = b.Bold(true)
+	}
+	return s
 }

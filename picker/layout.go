@@ -1,0 +1,144 @@
+package picker
+
+import "charm.land/lipgloss/v2"
+
+// SetScreenSize tells the picker the screen size, for placement. The
+// popup stays inside the screen unless SetBounds gives it a pane.
+func (m *Model) SetScreenSize(w, h int) { m.screenW, m.screenH = max(w, 1), max(h, 1) }
+
+// SetBounds bounds the popup to a pane of the screen, in screen cells: it
+// is placed, and its width follows, inside r instead of the whole screen.
+// A zero Rect goes back to the screen.
+func (m *Model) SetBounds(r Rect) { m.bounds = r }
+
+// SetAnchor sets the screen cell the popup hangs from: the cell of the
+// '@' being completed. The popup goes above it when there is room, else
+// below, and never outside its bounds.
+func (m *Model) SetAnchor(x, y int) { m.SetAnchorSpan(x, y, y) }
+
+// SetAnchorSpan is SetAnchor for an editor taller than one line: the
+// popup goes above line top or below line bottom, never over the lines
+// between, so it does not hide the draft being typed.
+func (m *Model) SetAnchorSpan(x, top, bottom int) {
+	m.anchorX, m.anchorTop, m.anchorBottom = x, top, max(bottom, top)
+}
+
+// geometry is where the popup goes and how its inside is divided.
+type geometry struct {
+	rect      Rect
+	left, top int  // screen cell of the first content cell
+	innerW    int  // content width inside the frame
+	rows      int  // candidate rows shown
+	lines     int  // content lines: rows, plus the footer or the status
+	footer    bool // the last content line is the footer
+}
+
+// area is the rectangle the popup must stay in.
+func (m Model) area() Rect {
+	if !m.bounds.Empty() {
+		return m.bounds
+	}
+	return Rect{W: m.screenW, H: m.screenH}
+}
+
+// layout computes the popup's geometry; a zero geometry when hidden.
+func (m Model) layout() geometry {
+	if !m.open {
+		return geometry{}
+	}
+	_, statusOnly := m.statusLine()
+	_, _, hasFooter := m.footer()
+	want := 0
+	switch {
+	case statusOnly:
+		want = 1
+	case len(m.items) > 0:
+		want = min(len(m.items), m.maxRows)
+		if hasFooter {
+			want++
+		}
+	}
+	if want == 0 {
+		return geometry{} // nothing yet: stay hidden rather than flicker
+	}
+	f := m.styles.Frame
+	frameW, frameH := f.GetHorizontalFrameSize(), f.GetVerticalFrameSize()
+	a := m.area()
+	w := a.W
+	if m.width > 0 {
+		w = min(m.width, a.W)
+	}
+	if w-frameW < 1 || a.H-frameH < 1 {
+		return geometry{} // the frame alone fills the bounds
+	}
+	h := want + frameH
+	above := m.anchorTop - a.Y
+	below := a.Y + a.H - m.anchorBottom - 1
+	var y int
+	switch {
+	case h <= above:
+		y = m.anchorTop - h
+	case h <= below:
+		y = m.anchorBottom + 1
+	case above >= below:
+		h = max(above, frameH+1)
+		y = m.anchorTop - h
+	default:
+		h = max(below, frameH+1)
+		y = m.anchorBottom + 1
+	}
+	h = min(h, a.H)
+	y = min(max(y, a.Y), a.Y+a.H-h)
+	x := min(max(m.anchorX, a.X), a.X+a.W-w)
+	g := geometry{
+		rect:   Rect{X: x, Y: y, W: w, H: h},
+		left:   x + f.GetMarginLeft() + f.GetBorderLeftSize() + f.GetPaddingLeft(),
+		top:    y + f.GetMarginTop() + f.GetBorderTopSize() + f.GetPaddingTop(),
+		innerW: w - frameW,
+		lines:  h - frameH,
+	}
+	if !statusOnly {
+		g.rows = g.lines
+		if hasFooter && g.lines >= 2 {
+			g.rows--
+			g.footer = true
+		}
+	}
+	return g
+}
+
+// Rect is where the popup is drawn on the screen, frame included; zero
+// when hidden.
+func (m Model) Rect() Rect { return m.layout().rect }
+
+// Layer returns the popup as a lipgloss layer placed at Rect, above the
+// host's own content, for hosts that compose their screen with
+// lipgloss.NewCanvas or lipgloss.NewCompositor; nil when nothing shows.
+func (m Model) Layer() *lipgloss.Layer {
+	g := m.layout()
+	if g.rect.Empty() {
+		return nil
+	}
+	return lipgloss.NewLayer(m.view(g)).X(g.rect.X).Y(g.rect.Y).Z(1).ID("picker")
+}
+
+// visibleRows is how many candidate rows fit at once.
+func (m Model) visibleRows() int {
+	if g := m.layout(); g.rows > 0 {
+		return g.rows
+	}
+	return min(m.maxRows, max(len(m.items), 1))
+}
+
+// RowAt maps a screen cell to the index of the candidate drawn there.
+func (m Model) RowAt(x, y int) (int, bool) {
+	g := m.layout()
+	if g.rows == 0 || x < g.left || x >= g.left+g.innerW || y < g.top || y >= g.top+g.rows {
+		return 0, false
+	}
+	row := m.offset + y - g.top
+	if row >= len(m.items) {
+		return 0, false
+	}
+	return row, true
+}

@@ -1,0 +1,81 @@
+package picker
+
+import (
+	"charm.land/lipgloss/v2"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+)
+
+// lowerJS lowers s as the core's matcher does: like JavaScript's
+// toLocaleLowerCase in the root locale, with full special casing. It
+// differs from strings.ToLower only for U+0130 (İ → i + U+0307) and a
+// final sigma (Σ → ς at a word end).
+func lowerJS(s string) string {
+	if !strings.ContainsAny(s, "\u0130\u03a3") {
+		return strings.ToLower(s)
+	}
+	return cases.Lower(language.Und).String(s)
+}
+
+// matchRange finds the first match of query in label the way the core
+// matches titles (the JS-lowered query inside the JS-lowered label) and
+// returns its byte range in label, widened to whole runes when the match
+// starts or ends inside the lowered form of one rune (İ lowers to two).
+func matchRange(label, query string) (int, int, bool) {
+	q := lowerJS(query)
+	if q == "" {
+		return 0, 0, false
+	}
+	low := lowerJS(label)
+	at := strings.Index(low, q)
+	if at < 0 {
+		return 0, 0, false
+	}
+	// Walk label's runes beside their lowered forms. Lowering in the root
+	// locale maps each rune on its own (only the choice between σ and ς
+	// looks at the neighbours, and both are two bytes), so the lowered
+	// length of each rune is that of the rune lowered alone; if the sum
+	// disagrees, no highlight is better than a wrong one.
+	end := at + len(q)
+	a, z, lo := -1, -1, 0
+	for i := 0; i < len(label); {
+		r, size := utf8.DecodeRuneInString(label[i:])
+		n := loweredLen(r)
+		if a < 0 && at < lo+n {
+			a = i
+		}
+		if z < 0 && end <= lo+n {
+			z = i + size
+		}
+		lo += n
+		i += size
+	}
+	if a < 0 || z < 0 || lo != len(low) {
+		return 0, 0, false
+	}
+	return a, z, true
+}
+
+// highlightMatch splits label into segments, the first match of query
+// (as the core matches) in the match style, so the match shows without
+// colour too (the default underlines it).
+func highlightMatch(label, query string, base, match lipgloss.Style) []seg {
+	a, z, ok := matchRange(label, query)
+	if !ok {
+		return []seg{{label, base}}
+	}
+	return []seg{{label[:a], base}, {label[a:z], match}, {label[z:], base}}
+}
+
+func loweredLen(r rune) int {
+	switch r {
+	case '\u0130':
+		return len("i\u0307")
+	case '\u03a3':
+		return len("σ")
+	}
+	return len(strings.ToLower(string(r)))
+}

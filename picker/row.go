@@ -1,0 +1,221 @@
+package picker
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// A row is drawn as a list of segments, each a piece of plain text with
+// its own style; every segment is drawn over the row's style (Row or
+// Highlighted), so the row's background and weight cover all its cells,
+// gaps and padding included.
+type seg struct {
+	text  string
+	style lipgloss.Style
+}
+
+// columns says which optional columns the rows show and how wide each
+// column is; they are chosen once per View so every row lines up. The
+// short id is always shown: it is what tells two sessions with the same
+// title apart.
+type columns struct {
+	badge, cwd, age bool
+	idW, cwdW       int
+	labelW          int
+}
+
+const (
+	markerW   = 2
+	badgeW    = 8
+	ageW      = 8
+	gapW      = 2
+	labelMinW = 16
+	cwdMinW   = 12
+	cwdMaxW   = 48
+	// reasonLabelMinW is the least a disabled row's label keeps beside the
+	// reason it cannot be picked.
+	reasonLabelMinW = 6
+)
+
+// chooseColumns fits the columns into the popup's inner width: the
+// working directory drops first, then the rank badge, then the age.
+func (m Model) chooseColumns(g geometry) columns {
+	c := columns{badge: true, cwd: true, age: true, idW: 1}
+	for i := m.offset; i < min(len(m.items), m.offset+g.rows); i++ {
+		c.idW = max(c.idW, textutil.Width(textutil.ShortID(m.items[i].SessionID)))
+	}
+	c.idW = min(c.idW, textutil.ShortIDWidth)
+	need := func() int {
+		n := markerW + labelMinW + gapW + c.idW
+		if c.badge {
+			n += gapW + badgeW
+		}
+		if c.cwd {
+			n += gapW + cwdMinW
+		}
+		if c.age {
+			n += gapW + ageW
+		}
+		return n
+	}
+	for _, drop := range []*bool{&c.cwd, &c.badge, &c.age} {
+		if need() <= g.innerW {
+			break
+		}
+		*drop = false
+	}
+	rest := g.innerW - markerW - gapW - c.idW
+	if c.badge {
+		rest -= gapW + badgeW
+	}
+	if c.age {
+		rest -= gapW + ageW
+	}
+	if c.cwd {
+		c.cwdW = min(max(cwdMinW, (rest-gapW)*2/5), cwdMaxW)
+		rest -= gapW + c.cwdW
+	}
+	c.labelW = max(rest, 1)
+	return c
+}
+
+func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols columns, now time.Time) string {
+	st := m.styles
+	base := st.Row
+	if highlighted {
+		base = st.Highlighted
+	}
+	meta := st.Meta
+	if stale {
+		meta = st.Stale
+	}
+	var segs []seg
+	put := func(s ...seg) { segs = append(segs, s...) }
+	gap := seg{text: "  "}
+	if highlighted {
+		put(seg{"›", st.Marker}, seg{text: " "})
+	} else {
+		put(seg{text: "  "})
+	}
+	label := textutil.Inline(c.Label)
+	reason, off := m.disabled(c)
+	switch {
+	case stale:
+		put(fitSegs([]seg{{label, st.Stale}}, cols.labelW)...)
+	case off:
+		// The reason takes the label's room and the badge's, never the
+		// id, folder or age: those tell this row from its neighbours.
+		room := cols.labelW
+		if cols.badge {
+			room += gapW + badgeW
+		}
+		why := "⊘ " + textutil.Inline(reason)
+		whyW := min(textutil.Width(why), max(room-gapW-reasonLabelMinW, 1))
+		put(fitSegs([]seg{{label, st.Disabled}}, room-gapW-whyW)...)
+		put(gap)
+		put(fitSegs([]seg{{why, st.Meta}}, whyW)...)
+	default:
+		put(fitSegs(highlightMatch(label, m.query, st.Label, st.Match), cols.labelW)...)
+	}
+	if cols.badge && !(off && !stale) {
+		put(gap)
+		put(fitSegs([]seg{{badge(c.Rank), st.Badge}}, badgeW)...)
+	}
+	put(gap)
+	put(fitSegs([]seg{{textutil.ShortID(c.SessionID), meta}}, cols.idW)...)
+	if cols.cwd {
+		cwd := "(no cwd)"
+		if c.Cwd != nil {
+			cwd = textutil.Middle(textutil.ShortenHome(textutil.Inline(*c.Cwd), m.home), cols.cwdW)
+		}
+		put(gap)
+		put(fitSegs([]seg{{cwd, meta}}, cols.cwdW)...)
+	}
+	if cols.age {
+		put(gap)
+		put(fitSegs([]seg{{Age(now, c.CreatedAt), meta}}, ageW)...)
+	}
+	out := make([]byte, 0, 256)
+	for _, s := range segs {
+		out = append(out, s.style.Inherit(base).Render(s.text)...)
+	}
+	return string(out)
+}
+
+// fitSegs cuts a run of segments to at most w cells, ending in "…" (in
+// the style of the segment cut) when cut, and pads it with spaces to
+// exactly w cells.
+func fitSegs(segs []seg, w int) []seg {
+	if w <= 0 {
+		return nil
+	}
+	total := 0
+	for _, s := range segs {
+		total += textutil.Width(s.text)
+	}
+	out := segs
+	if total > w {
+		out = make([]seg, 0, len(segs)+1)
+		budget := w - 1 // room for the ellipsis
+		for _, s := range segs {
+			sw := textutil.Width(s.text)
+			if sw <= budget {
+				out = append(out, s)
+				budget -= sw
+				continue
+			}
+			out = append(out, seg{ansi.Truncate(s.text, budget, "") + "…", s.style})
+			break
+		}
+		total = 0
+		for _, s := range out {
+			total += textutil.Width(s.text)
+		}
+	}
+	if total < w {
+		out = append(out[:len(out):len(out)], seg{text: spaces(w - total)})
+	}
+	return out
+}
+
+func spaces(n int) string { return strings.Repeat(" ", n) }
+
+func badge(r sessionref.Rank) string {
+	switch r {
+	case sessionref.RankSameCwd:
+		return "this dir"
+	case sessionref.RankNoCwd:
+		return "no dir"
+	}
+	return ""
+}
+
+// Age renders how long ago a Unix-millisecond time was: "just now",
+// "5m ago", "3h ago", "12d ago", "4mo ago", "2y ago"; "—" when the time is
+// unknown (zero or negative).
+func Age(now time.Time, unixMs int64) string {
+	if unixMs <= 0 {
+		return "—"
+	}
+	d := now.Sub(time.UnixMilli(unixMs))
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	case d < 365*24*time.Hour:
+		return fmt.Sprintf("%dmo ago", int(d/(30*24*time.Hour)))
+	}
+	return fmt.Sprintf("%dy ago", int(d/(365*24*time.Hour)))
+}

@@ -1,0 +1,260 @@
+package picker
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// WantsKey reports whether Update would consume the key: while the
+// picker is open, every one of its bindings. Tab and Enter are consumed
+// even when nothing can be picked (the popup then says why), so a host
+// never turns them into a send while the picker is open.
+func (m Model) WantsKey(msg tea.KeyPressMsg) bool {
+	if !m.open {
+		return false
+	}
+	k := m.keys
+	return bound(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss)
+}
+
+// WantsMouse reports whether Update would consume the mouse message:
+// while the picker is open, a click anywhere (inside it moves or picks,
+// outside it closes the picker) and wheel or motion over the popup. A
+// host routes such messages to the picker first and does not act on
+// them itself.
+func (m Model) WantsMouse(msg tea.MouseMsg) bool {
+	if !m.open {
+		return false
+	}
+	if _, ok := msg.(tea.MouseClickMsg); ok {
+		return true
+	}
+	mouse := msg.Mouse()
+	return m.Rect().Contains(mouse.X, mouse.Y)
+}
+
+// Update handles fetch results, keys and mouse messages. A pick it makes
+// is both returned by [Model.TakePick] and sent as a [PickedMsg] Cmd.
+//
+// Tab or Enter pressed before the source has answered the current query
+// never picks a row of an older answer (those rows are greyed and carry
+// no marker): the popup says at once "picking the first match for …",
+// and the first enabled row of the answer is picked when it arrives. If
+// the answer has none, nothing is picked and the popup says why. A click
+// picks the row clicked, as drawn.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m.pick = nil
+	switch msg := msg.(type) {
+	case FetchedMsg:
+		if msg.picker != m.id || msg.seq != m.seq || msg.Query != m.query || !m.open || !m.pending {
+			return m, nil // stale: it answers an older query
+		}
+		m.stopFetch()
+		m.pending, m.slow = false, false
+		if msg.Err == nil {
+			m.remember(msg.Query, msg.Candidates)
+		}
+		m.setItems(msg.Query, msg.Candidates, msg.Err)
+		if m.acceptOnArrival {
+			return m.pickFirst()
+		}
+	case slowMsg:
+		if msg.picker == m.id && msg.seq == m.seq && m.pending {
+			m.slow = true
+		}
+	case tea.WindowSizeMsg:
+		m.SetScreenSize(msg.Width, msg.Height)
+	case tea.KeyPressMsg:
+		if m.open {
+			return m.handleKey(msg)
+		}
+	case tea.MouseMsg:
+		if m.open {
+			return m.handleMouse(msg)
+		}
+	}
+	return m, nil
+}
+
+func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case bound(msg, k.Dismiss):
+		m = m.Close()
+		return m, dismissed
+	case bound(msg, k.Accept, k.AcceptEnter):
+		return m.accept()
+	case bound(msg, k.Up):
+		m.move(-1, true)
+	case bound(msg, k.Down):
+		m.move(1, true)
+	case bound(msg, k.PageUp):
+		m.move(-m.visibleRows(), false)
+	case bound(msg, k.PageDown):
+		m.move(m.visibleRows(), false)
+	case bound(msg, k.Home):
+		m.cursor = 0
+		m.skipDisabled(1)
+		m.scrollToCursor()
+	case bound(msg, k.End):
+		m.cursor = len(m.items) - 1
+		m.skipDisabled(-1)
+		m.scrollToCursor()
+	default:
+		return m, nil
+	}
+	// A move is a new choice: an earlier pick waiting for its answer and
+	// an earlier warning no longer apply.
+	m.acceptOnArrival = false
+	m.notice, m.nudged = "", false
+	return m, nil
+}
+
+func dismissed() tea.Msg { return DismissedMsg{} }
+
+// accept picks the highlighted row. While the rows on screen do not
+// answer the current query yet it waits, visibly, and picks the first
+// match of the answer (see Update); with no row to pick it says why.
+func (m Model) accept() (Model, tea.Cmd) {
+	if c, ok := m.Highlighted(); ok {
+		return m.pickRow(c)
+	}
+	m.notice = ""
+	if m.pending {
+		m.acceptOnArrival = true
+		m.slow = true // show the popup now: the user asked for something
+		return m, nil
+	}
+	m.nudged = true
+	return m, nil
+}
+
+// pickFirst finishes a pick asked for before the answer came: the first
+// enabled row of the answer, or, with none, a warning that says why.
+func (m Model) pickFirst() (Model, tea.Cmd) {
+	m.acceptOnArrival = false
+	if c, ok := m.Highlighted(); ok {
+		return m.pickRow(c)
+	}
+	m.nudged = true
+	return m, nil
+}
+
+func (m Model) pickRow(c sessionref.Candidate) (Model, tea.Cmd) {
+	mention, err := sessionref.FormatMention(sessionref.Reference{SessionID: c.SessionID, Label: &c.Label})
+	if err != nil {
+		m.notice, m.nudged = "cannot mention this session: "+textutil.Inline(err.Error()), true
+		return m, nil
+	}
+	m = m.Close()
+	p := PickedMsg{Candidate: c, Mention: mention}
+	m.pick = &p
+	return m, func() tea.Msg { return p }
+}
+
+// move moves the cursor by delta rows, wrapping at the ends when wrap is
+// set and clamping otherwise, and skips disabled rows.
+func (m *Model) move(delta int, wrap bool) {
+	n := len(m.items)
+	if n == 0 {
+		return
+	}
+	c := m.cursor + delta
+	if wrap {
+		c = ((c % n) + n) % n
+	} else {
+		c = min(max(c, 0), n-1)
+	}
+	m.cursor = c
+	dir := 1
+	if delta < 0 {
+		dir = -1
+	}
+	m.skipDisabled(dir)
+	m.scrollToCursor()
+}
+
+// skipDisabled moves the cursor in dir to the nearest pickable row, if
+// any; with none, it stays where it is.
+func (m *Model) skipDisabled(dir int) {
+	n := len(m.items)
+	for i := 0; i < n; i++ {
+		c := ((m.cursor+dir*i)%n + n) % n
+		if _, off := m.disabled(m.items[c]); !off {
+			m.cursor = c
+			m.scrollToCursor()
+			return
+		}
+	}
+}
+
+func (m *Model) scrollToCursor() {
+	rows := m.visibleRows()
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+rows {
+		m.offset = m.cursor - rows + 1
+	}
+	m.offset = min(max(m.offset, 0), max(len(m.items)-rows, 0))
+}
+
+func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
+	mouse := msg.Mouse()
+	r := m.Rect()
+	switch msg.(type) {
+	case tea.MouseWheelMsg:
+		if !r.Contains(mouse.X, mouse.Y) {
+			return m, nil
+		}
+		switch mouse.Button {
+		case tea.MouseWheelUp:
+			m.scroll(-1)
+		case tea.MouseWheelDown:
+			m.scroll(1)
+		}
+	case tea.MouseMotionMsg:
+		if row, ok := m.RowAt(mouse.X, mouse.Y); ok {
+			if _, off := m.disabled(m.items[row]); !off {
+				m.cursor = row
+			}
+		}
+	case tea.MouseClickMsg:
+		if !r.Contains(mouse.X, mouse.Y) {
+			m = m.Close()
+			return m, dismissed
+		}
+		if mouse.Button != tea.MouseLeft {
+			return m, nil
+		}
+		row, ok := m.RowAt(mouse.X, mouse.Y)
+		if !ok {
+			return m, nil
+		}
+		if _, off := m.disabled(m.items[row]); off {
+			return m, nil
+		}
+		if !m.Fresh() {
+			// A row of a list that answers an older query: the user
+			// saw it and chose it, so it is that row that is picked.
+			return m.pickRow(m.items[row])
+		}
+		m.cursor = row
+		return m.accept()
+	}
+	return m, nil
+}
+
+// scroll moves the window of visible rows, keeping the cursor inside it.
+func (m *Model) scroll(delta int) {
+	rows := m.visibleRows()
+	m.offset = min(max(m.offset+delta, 0), max(len(m.items)-rows, 0))
+	if m.cursor < m.offset {
+		m.cursor = m.offset
+	}
+	if m.cursor >= m.offset+rows {
+		m.cursor = m.offset + rows - 1
+	}
+}
