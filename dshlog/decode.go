@@ -1,116 +1,14 @@
 package dshlog
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/dshkit/mentions/sessionref"
+	"github.com/valyala/fastjson"
 )
-
-// zstdMagic opens every zstd frame.
-var zstdMagic = []byte{0x28, 0xB5, 0x2F, 0xFD}
-
-// frameLen returns the length of the zstd frame at the start of b by
-// walking its header and block headers, or complete=false when b ends
-// inside it (a frame still being written, or torn).
-func frameLen(b []byte) (n int, complete bool, err error) {
-	if len(b) < 5 || !bytes.Equal(b[:4], zstdMagic) {
-		return 0, false, errors.New("not a zstd frame")
-	}
-	fhd := b[4]
-	if fhd&0x08 != 0 {
-		return 0, false, errors.New("reserved bit set in frame header")
-	}
-	single := fhd&0x20 != 0
-	pos := 5
-	if !single {
-		pos++ // window descriptor
-	}
-	pos += [4]int{0, 1, 2, 4}[fhd&3] // dictionary id
-	fcs := [4]int{0, 2, 4, 8}[fhd>>6]
-	if fhd>>6 == 0 && single {
-		fcs = 1
-	}
-	pos += fcs
-	for {
-		if pos+3 > len(b) {
-			return 0, false, nil
-		}
-		h := uint32(b[pos]) | uint32(b[pos+1])<<8 | uint32(b[pos+2])<<16
-		pos += 3
-		last, typ, size := h&1 == 1, (h>>1)&3, int(h>>3)
-		switch typ {
-		case 1: // RLE
-			pos++
-		case 3:
-			return 0, false, errors.New("reserved block type")
-		default:
-			pos += size
-		}
-		if pos > len(b) {
-			return 0, false, nil
-		}
-		if last {
-			break
-		}
-	}
-	if fhd&0x04 != 0 {
-		pos += 4
-	}
-	if pos > len(b) {
-		return 0, false, nil
-	}
-	return pos, true, nil
-}
-
-// zstdOptions bound what one frame may make the decoder allocate: a log
-// frame holds one append batch, and a damaged header must not ask for
-// gigabytes.
-var zstdOptions = []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(256 << 20), zstd.WithDecoderMaxWindow(64 << 20)}
-
-var decoder, _ = zstd.NewReader(nil, zstdOptions...)
-
-// decodeZstd decodes a multi-frame zstd log frame by frame. It returns
-// the text of the complete frames, the committed length (the input offset
-// after the last complete frame), and what the torn last frame yields as
-// whole lines (not committed: it may still be being written).
-func decodeZstd(b []byte) (text []byte, committed int, tail []byte, err error) {
-	for committed < len(b) {
-		n, complete, ferr := frameLen(b[committed:])
-		if ferr != nil {
-			if len(b)-committed < 5 && bytes.HasPrefix(zstdMagic, b[committed:]) {
-				return text, committed, nil, nil // a frame whose magic is still being written
-			}
-			return nil, 0, nil, fmt.Errorf("frame at byte %d: %w", committed, ferr)
-		}
-		if !complete {
-			// Decode what the complete blocks hold; keep whole lines.
-			r, rerr := zstd.NewReader(bytes.NewReader(b[committed:]), zstdOptions...)
-			if rerr == nil {
-				part, _ := io.ReadAll(r)
-				r.Close()
-				if i := bytes.LastIndexByte(part, '\n'); i >= 0 {
-					tail = part[:i+1]
-				}
-			}
-			return text, committed, tail, nil
-		}
-		out, derr := decoder.DecodeAll(b[committed:committed+n], nil)
-		if derr != nil {
-			return nil, 0, nil, fmt.Errorf("frame at byte %d: %w", committed, derr)
-		}
-		if len(out) > 0 && out[len(out)-1] != '\n' {
-			return nil, 0, nil, fmt.Errorf("frame at byte %d does not end with a whole line", committed)
-		}
-		text = append(text, out...)
-		committed += n
-	}
-	return text, committed, nil, nil
-}
 
 // header is the first line of a log.
 type header struct {
@@ -163,17 +61,32 @@ func parseHeader(path string, line []byte) (header, []string, error) {
 	return h, warn, nil
 }
 
-// record is one storage record: an event, or a packed chunk row.
+// record is one storage record: an event, or a packed chunk row. Only
+// the envelope is read here; data stays a parsed value that the event's
+// type decides how much of to look at.
 type record struct {
-	Type            string          `json:"type"`
-	Seq             *int64          `json:"seq"`
-	Time            *int64          `json:"time"`
-	Data            json.RawMessage `json:"data"`
-	SurfaceOp       json.RawMessage `json:"surfaceOp"`
-	SourceEventSeqs []int64         `json:"sourceEventSeqs"`
-	Ignorable       bool            `json:"ignorable"`
-	Seq0            *int64          `json:"seq0"`
-	Time0           *int64          `json:"time0"`
+	typ             string
+	seq, time       int64
+	hasSeq, hasTime bool
+	data            *fastjson.Value
+	surfaceOp       *fastjson.Value
+	sources         []int64
+	hasSources      bool
+	ignorable       bool
+	seq0, time0     int64
+	hasSeq0         bool
+	hasTime0        bool
+}
+
+// errSyntax marks a line that is not JSON at all (garbage, cut short,
+// empty), as opposed to a JSON record of the wrong shape.
+type errSyntax struct{ err error }
+
+func (e errSyntax) Error() string { return e.err.Error() }
+
+func unreadable(err error) bool {
+	var s errSyntax
+	return errors.As(err, &s)
 }
 
 // isPacked reports a packed chunk row's tag (no '/').
@@ -181,42 +94,124 @@ func isPacked(typ string) bool {
 	return typ == "text-chunks" || typ == "reasoning-chunks" || typ == "tool-call-chunks"
 }
 
+// intOf reads a JSON integer.
+func intOf(v *fastjson.Value) (int64, bool) {
+	n, err := v.Int64()
+	return n, err == nil
+}
+
 // decodeRecord parses one line strictly: only the envelope's keys, and a
 // packed row's exact shape. It returns how many events the record holds.
-func decodeRecord(line []byte) (record, int, error) {
+// The record's values live until the parser's next use.
+func decodeRecord(jp *fastjson.Parser, line []byte) (record, int, error) {
 	var r record
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields() // the format allows no other top-level key
-	if err := dec.Decode(&r); err != nil {
-		return record{}, 0, err
+	if len(line) == 0 {
+		return r, 0, errSyntax{errors.New("empty line")}
 	}
-	if dec.More() {
-		return record{}, 0, errors.New("more than one JSON value on the line")
+	v, err := jp.ParseBytes(line)
+	if err != nil {
+		return r, 0, errSyntax{err}
 	}
-	if isPacked(r.Type) {
-		if r.Seq != nil || r.Time != nil || len(r.SurfaceOp) > 0 || r.SourceEventSeqs != nil || r.Ignorable {
+	o, err := v.Object()
+	if err != nil {
+		return r, 0, errors.New("record is not a JSON object")
+	}
+	var bad error
+	o.Visit(func(k []byte, v *fastjson.Value) {
+		if bad != nil {
+			return
+		}
+		ok := true
+		switch string(k) {
+		case "type":
+			var b []byte
+			b, err := v.StringBytes()
+			ok = err == nil
+			r.typ = internType(b)
+		case "seq":
+			r.seq, ok = intOf(v)
+			r.hasSeq = ok
+		case "time":
+			r.time, ok = intOf(v)
+			r.hasTime = ok
+		case "data":
+			r.data = v
+		case "surfaceOp":
+			if v.Type() != fastjson.TypeNull {
+				r.surfaceOp = v
+			}
+		case "sourceEventSeqs":
+			if v.Type() == fastjson.TypeNull {
+				break
+			}
+			a, err := v.Array()
+			if ok = err == nil; ok {
+				r.hasSources = true
+				r.sources = make([]int64, len(a))
+				for i, x := range a {
+					if r.sources[i], ok = intOf(x); !ok {
+						break
+					}
+				}
+			}
+		case "ignorable":
+			if v.Type() != fastjson.TypeNull {
+				r.ignorable, err = v.Bool()
+				ok = err == nil
+			}
+		case "seq0":
+			r.seq0, ok = intOf(v)
+			r.hasSeq0 = ok
+		case "time0":
+			r.time0, ok = intOf(v)
+			r.hasTime0 = ok
+		default:
+			bad = fmt.Errorf("unknown top-level key %q", k) // the format allows no other
+			return
+		}
+		if !ok {
+			bad = fmt.Errorf("%s has the wrong type", k)
+		}
+	})
+	if bad != nil {
+		return r, 0, bad
+	}
+	if isPacked(r.typ) {
+		if r.hasSeq || r.hasTime || r.surfaceOp != nil || r.hasSources || r.ignorable {
 			return r, 0, errors.New("packed row has event keys")
 		}
-		if r.Seq0 == nil || r.Time0 == nil {
+		if !r.hasSeq0 || !r.hasTime0 {
 			return r, 0, errors.New("packed row lacks seq0 or time0")
 		}
-		n, err := packedCount(r.Type, r.Data)
+		n, err := packedCount(r.typ, r.data)
 		return r, n, err
 	}
-	if r.Seq0 != nil || r.Time0 != nil {
+	if r.hasSeq0 || r.hasTime0 {
 		return r, 0, errors.New("event has packed-row keys")
 	}
-	if r.Type == "" || !strings.Contains(r.Type, "/") || r.Seq == nil || r.Time == nil || len(r.Data) == 0 {
+	if r.typ == "" || !strings.Contains(r.typ, "/") || !r.hasSeq || !r.hasTime || r.data == nil {
 		return r, 0, errors.New("event lacks type, seq, time or data")
 	}
 	return r, 1, nil
 }
 
+// internType returns the shared string of a known type, so the events of
+// a big log do not each hold a copy of their type.
+func internType(b []byte) string {
+	if t, ok := knownTypes[string(b)]; ok { // no allocation for the lookup
+		return t
+	}
+	return string(b)
+}
+
 // packedCount validates a packed row's data and returns its member count.
-func packedCount(typ string, data json.RawMessage) (int, error) {
-	var d map[string]json.RawMessage
-	if err := json.Unmarshal(data, &d); err != nil {
-		return 0, err
+func packedCount(typ string, data *fastjson.Value) (int, error) {
+	if data == nil {
+		return 0, errors.New("packed row has no data")
+	}
+	o, err := data.Object()
+	if err != nil {
+		return 0, errors.New("packed row data is not an object")
 	}
 	want := []string{"turn", "step", "index", "dt", "texts"}
 	payload := "texts"
@@ -224,23 +219,47 @@ func packedCount(typ string, data json.RawMessage) (int, error) {
 		want = []string{"turn", "step", "index", "id", "dt", "args"}
 		payload = "args"
 	}
-	for _, k := range want {
-		if _, ok := d[k]; !ok {
-			return 0, fmt.Errorf("packed row lacks %q", k)
+	seen := 0
+	var bad error
+	o.Visit(func(k []byte, _ *fastjson.Value) {
+		switch {
+		case containsStr(want, string(k)):
+			seen++
+		case typ == "tool-call-chunks" && string(k) == "name":
+		default:
+			if bad == nil {
+				bad = fmt.Errorf("packed row has unexpected key %q", k)
+			}
+		}
+	})
+	if bad != nil {
+		return 0, bad
+	}
+	if seen != len(want) {
+		for _, k := range want {
+			if o.Get(k) == nil {
+				return 0, fmt.Errorf("packed row lacks %q", k)
+			}
+		}
+		return 0, errors.New("packed row repeats a key")
+	}
+	items, err := o.Get(payload).Array()
+	if err != nil {
+		return 0, fmt.Errorf("packed row %s is not an array", payload)
+	}
+	for _, it := range items {
+		if it.Type() != fastjson.TypeString {
+			return 0, fmt.Errorf("packed row %s holds a non-string", payload)
 		}
 	}
-	for k := range d {
-		if !containsStr(want, k) && !(typ == "tool-call-chunks" && k == "name") {
-			return 0, fmt.Errorf("packed row has unexpected key %q", k)
+	dt, err := o.Get("dt").Array()
+	if err != nil {
+		return 0, errors.New("packed row dt is not an array")
+	}
+	for _, d := range dt {
+		if _, ok := intOf(d); !ok {
+			return 0, errors.New("packed row dt holds a non-integer")
 		}
-	}
-	var items []string
-	var dt []int64
-	if err := json.Unmarshal(d[payload], &items); err != nil {
-		return 0, err
-	}
-	if err := json.Unmarshal(d["dt"], &dt); err != nil {
-		return 0, err
 	}
 	if len(items) == 0 || len(dt) != len(items)-1 {
 		return 0, fmt.Errorf("packed row has %d gaps for %d chunks", len(dt), len(items))
@@ -255,4 +274,202 @@ func containsStr(xs []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// decodeOp reads a surface event's surfaceOp: "append", or a replace of
+// the current range start..end.
+func decodeOp(ev *event, v *fastjson.Value) error {
+	if v.Type() == fastjson.TypeString {
+		if s, _ := v.StringBytes(); string(s) != "append" {
+			return fmt.Errorf("unknown surfaceOp %q", s)
+		}
+		return nil
+	}
+	o, err := v.Object()
+	if err != nil || o.Len() != 3 {
+		return errors.New("surfaceOp must be \"append\" or {op, start, end}")
+	}
+	kind, _ := o.Get("op").StringBytes()
+	start, okS := intOrNil(o.Get("start"))
+	end, okE := intOrNil(o.Get("end"))
+	if string(kind) != "replace" || !okS || !okE || start < 0 || end < 0 {
+		return fmt.Errorf("bad replace surfaceOp %s", v.MarshalTo(nil))
+	}
+	ev.replace = &[2]int64{start, end}
+	return nil
+}
+
+func intOrNil(v *fastjson.Value) (int64, bool) {
+	if v == nil {
+		return 0, false
+	}
+	return intOf(v)
+}
+
+// str reads a string value, copied out of the parser's buffer; ok=false
+// when v is missing or not a string.
+func str(v *fastjson.Value) (string, bool) {
+	if v == nil || v.Type() != fastjson.TypeString {
+		return "", false
+	}
+	b, _ := v.StringBytes()
+	return string(b), true
+}
+
+// raw is a value's JSON text, detached from the parser.
+func raw(v *fastjson.Value) json.RawMessage { return v.MarshalTo(nil) }
+
+// openObject splits a JSON object into the string fields named in known
+// (a null or string value) and the rest, kept verbatim, as the sessionref
+// open objects read them.
+func openObject(v *fastjson.Value, known map[string]*string) (map[string]json.RawMessage, error) {
+	o, err := v.Object()
+	if err != nil {
+		return nil, errors.New("not an object")
+	}
+	var fields map[string]json.RawMessage
+	o.Visit(func(k []byte, v *fastjson.Value) {
+		if dst, ok := known[string(k)]; ok {
+			switch v.Type() {
+			case fastjson.TypeString:
+				b, _ := v.StringBytes()
+				*dst = string(b)
+				return
+			case fastjson.TypeNull:
+				return
+			}
+		}
+		if fields == nil {
+			fields = map[string]json.RawMessage{}
+		}
+		fields[string(k)] = raw(v)
+	})
+	return fields, nil
+}
+
+// decodeBlock reads one content block: type and text parsed, other
+// fields verbatim.
+func decodeBlock(v *fastjson.Value) (sessionref.Block, error) {
+	var b sessionref.Block
+	if o, err := v.Object(); err == nil && o.Len() == 2 {
+		// The common shape, {"type":"text"|"reasoning","text":S}.
+		t, tok := str(o.Get("type"))
+		x, xok := str(o.Get("text"))
+		if tok && xok {
+			return sessionref.Block{Type: t, Text: x}, nil
+		}
+	}
+	fields, err := openObject(v, map[string]*string{"type": &b.Type, "text": &b.Text})
+	if err != nil {
+		return b, fmt.Errorf("content block is %s", err)
+	}
+	b.Fields = fields
+	return b, nil
+}
+
+// decodeSource reads a message source.
+func decodeSource(v *fastjson.Value) (sessionref.Source, error) {
+	var s sessionref.Source
+	if v == nil || v.Type() == fastjson.TypeNull {
+		return s, nil
+	}
+	fields, err := openObject(v, map[string]*string{"kind": &s.Kind, "plugin": &s.Plugin})
+	if err != nil {
+		return s, fmt.Errorf("source is %s", err)
+	}
+	s.Fields = fields
+	return s, nil
+}
+
+// decodeMessage reads a surface event's message. A user message is the
+// data itself; assistant messages and tool results hold it under
+// "message". Older web logs wrote a tool result's callId, content and
+// isError directly in data; like the reference, that is read as one
+// tool-result block whose content is data.content.
+func decodeMessage(ev *event, data *fastjson.Value) error {
+	if data.Type() != fastjson.TypeObject {
+		return errors.New("data is not an object")
+	}
+	m := data
+	if ev.typ != sessionref.EventUserMessage {
+		if inner := data.Get("message"); inner != nil && inner.Type() != fastjson.TypeNull {
+			m = inner
+		} else if ev.typ == sessionref.EventToolResult && data.Get("callId") != nil {
+			return decodeLegacyToolResult(ev, data)
+		}
+	}
+	if m.Type() != fastjson.TypeObject {
+		return errors.New("message is not an object")
+	}
+	cv := m.Get("content")
+	if cv == nil || cv.Type() == fastjson.TypeNull {
+		return errors.New("message has no content")
+	}
+	items, err := cv.Array()
+	if err != nil {
+		return errors.New("message content is not an array")
+	}
+	src, err := decodeSource(m.Get("source"))
+	if err != nil {
+		return err
+	}
+	switch {
+	case src.Kind != "":
+	case ev.typ == sessionref.EventUserMessage:
+		src.Kind = sessionref.SourceUser // legacy steering rows
+	case ev.typ == sessionref.EventAssistantMessage:
+		src.Kind = sessionref.SourceModel
+	default:
+		src.Kind = sessionref.SourceTool
+	}
+	content := make([]sessionref.Block, len(items))
+	for i, it := range items {
+		if content[i], err = decodeBlock(it); err != nil {
+			return err
+		}
+		switch content[i].Type {
+		case "tool-call":
+			id, _ := str(it.Get("id"))
+			ev.toolCalls = append(ev.toolCalls, id)
+		case "tool-result":
+			if ev.callID == "" {
+				ev.callID, _ = str(it.Get("toolCallId"))
+			}
+		}
+	}
+	if ev.typ == sessionref.EventToolResult {
+		if cid, ok := str(m.Get("source", "callId")); ok {
+			ev.callID = cid
+		}
+	}
+	interrupted := false
+	if iv := data.Get("interrupted"); iv != nil && iv.Type() == fastjson.TypeTrue {
+		interrupted = true
+	}
+	seq := ev.seq
+	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ, Source: src, Content: content, Interrupted: interrupted}
+	return nil
+}
+
+// decodeLegacyToolResult reads {callId, content, isError} in data.
+func decodeLegacyToolResult(ev *event, data *fastjson.Value) error {
+	cid := data.Get("callId")
+	id, ok := str(cid)
+	if !ok {
+		return errors.New("tool result callId is not a string")
+	}
+	cv := data.Get("content")
+	if cv == nil || cv.Type() != fastjson.TypeArray {
+		return errors.New("message has no content")
+	}
+	fields := map[string]json.RawMessage{"toolCallId": raw(cid), "content": raw(cv)}
+	if e := data.Get("isError"); e != nil {
+		fields["isError"] = raw(e)
+	}
+	ev.callID = id
+	seq := ev.seq
+	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ,
+		Source:  sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": raw(cid)}},
+		Content: []sessionref.Block{{Type: "tool-result", Fields: fields}}}
+	return nil
 }

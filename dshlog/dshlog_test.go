@@ -15,7 +15,35 @@ import (
 	"github.com/dshkit/mentions/sessionref"
 )
 
-const corpus = "../../shared/testdata/dshlogs"
+// fixtures are the small logs the unit tests need, kept in the repo.
+const fixtures = "testdata"
+
+// corpusDir finds the full 80-log corpus: $MENTIONS_DSHLOG_CORPUS, else
+// ../shared/testdata/dshlogs beside the repo. Without it the corpus tests
+// skip, saying so, unless MENTIONS_REQUIRE_CORPUS=1 (CI), which fails.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("MENTIONS_DSHLOG_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "testdata", "dshlogs")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
+		if os.Getenv("MENTIONS_REQUIRE_CORPUS") == "1" {
+			t.Fatalf("the dshlog corpus is required (MENTIONS_REQUIRE_CORPUS=1) but not found: %v", err)
+		}
+		t.Skipf("SKIP: the dshlog corpus is not here (%v); set MENTIONS_DSHLOG_CORPUS to run the 80-log corpus test", err)
+	}
+	return dir
+}
+
+func fixture(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixtures, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
 
 type row struct {
 	file      string
@@ -24,11 +52,11 @@ type row struct {
 	reference string
 }
 
-func manifest(t testing.TB) []row {
+func manifest(t testing.TB, corpus string) []row {
 	t.Helper()
 	f, err := os.Open(filepath.Join(corpus, "MANIFEST.tsv"))
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var rows []row
@@ -54,7 +82,13 @@ func manifest(t testing.TB) []row {
 
 func open1(t testing.TB, name string) (*Store, Info) {
 	t.Helper()
-	s, err := OpenFile(filepath.Join(corpus, name))
+	return openPath(t, filepath.Join(fixtures, name))
+}
+
+func openPath(t testing.TB, path string) (*Store, Info) {
+	t.Helper()
+	name := filepath.Base(path)
+	s, err := OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +102,15 @@ func open1(t testing.TB, name string) (*Store, Info) {
 // TestCorpusOutcomes loads every corpus log and checks the outcome its
 // manifest row implies.
 func TestCorpusOutcomes(t *testing.T) {
-	rows := manifest(t)
+	corpus := corpusDir(t)
+	rows := manifest(t, corpus)
 	if len(rows) != 80 {
 		t.Fatalf("manifest has %d rows", len(rows))
 	}
 	ctx := context.Background()
 	for _, r := range rows {
 		t.Run(r.file, func(t *testing.T) {
-			s, info := open1(t, r.file)
+			s, info := openPath(t, filepath.Join(corpus, r.file))
 			if r.reference == "refused-format-version" {
 				if !errors.Is(info.Err, ErrVersion) || !strings.Contains(info.Err.Error(), "upgrade") {
 					t.Fatalf("want a version refusal that says to upgrade, got %v", info.Err)
@@ -114,7 +149,7 @@ func TestCorpusOutcomes(t *testing.T) {
 				t.Fatalf("read: %v", err)
 			}
 			// The decoded line count matches the manifest (header included).
-			p, _ := s.load(info.Path)
+			p, _ := s.load(ctx, info.Path)
 			if got := p.line; got != r.lines && r.features["crash-closers"] == "" && !strings.HasPrefix(r.file, "synthetic-garbage") {
 				t.Errorf("decoded %d lines, manifest says %d", got, r.lines)
 			}
@@ -127,7 +162,7 @@ func TestCorpusOutcomes(t *testing.T) {
 			}
 			// Crash-repair closers only for an open final turn.
 			want, _ := strconv.Atoi(r.features["crash-closers"])
-			if got := len(closers(p.view())); got != want {
+			if got := len(p.closers.events); got != want {
 				t.Errorf("%d crash-repair closers, manifest says %d", got, want)
 			}
 			// Every surface event carries its seq and capturedThroughSeq
@@ -211,7 +246,7 @@ func TestBadLineInOpenTurnIsTornTail(t *testing.T) {
 
 func TestIgnorableUnknownEvent(t *testing.T) {
 	surf := read(t, "synthetic-unknown-ignorable.jsonl")
-	if *surf.CapturedThroughSeq != 39 {
+	if *surf.CapturedThroughSeq != 40 { // the reference keeps the ignorable event in its view
 		t.Fatalf("captured %d", *surf.CapturedThroughSeq)
 	}
 }
@@ -222,7 +257,7 @@ func TestZstdTornFrame(t *testing.T) {
 		t.Fatalf("surface %v captured %d", got, *surf.CapturedThroughSeq)
 	}
 	// Cutting the file anywhere never makes it corrupt: the rest is a tail.
-	data, _ := os.ReadFile(filepath.Join(corpus, "synthetic-zstd-compaction-recovery.jsonl.zstd"))
+	data := fixture(t, "synthetic-zstd-compaction-recovery.jsonl.zstd")
 	dir := t.TempDir()
 	last := 0
 	for cut := 1; cut <= len(data); cut += max(len(data)/97, 1) {
@@ -233,11 +268,11 @@ func TestZstdTornFrame(t *testing.T) {
 		if infos[0].Err != nil {
 			continue // the header frame is not whole yet
 		}
-		p, err := s.load(path)
+		p, err := s.load(context.Background(), path)
 		if err != nil || p.err != nil {
 			t.Fatalf("cut at %d: %v %v", cut, err, p.err)
 		}
-		if n := len(p.events) + len(p.tail); n < last {
+		if n := int(p.tail.next); n < last {
 			t.Fatalf("cut at %d: %d events, fewer than %d", cut, n, last)
 		} else {
 			last = n
@@ -250,14 +285,15 @@ func TestDiscoveryAndDefaultRoot(t *testing.T) {
 	put := func(project, sid, name, src string) {
 		dir := filepath.Join(root, project, sid)
 		os.MkdirAll(dir, 0o755)
-		data, _ := os.ReadFile(filepath.Join(corpus, src))
+		data := fixture(t, src)
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	put("--home-alice-src--", "a", RawName, "acp-multi-turn.jsonl")
-	put("--home-alice-src--", "b", ZstdName, "synthetic-zstd-compaction-recovery.jsonl.zstd")
-	put("_no-cwd", "c", RawName, "acp-handshake.jsonl")
+	// The layout's names, from the headers: cwd "{{cwd}}" and ids.
+	put("--~007B~007Bcwd~007D~007D--", "228b7b82-84ed-49b7-a567-981c03b28c77", RawName, "acp-multi-turn.jsonl")
+	put("--~007B~007Bcwd~007D~007D--", "~007B~007BsessionId~007D~007D", ZstdName, "synthetic-zstd-compaction-recovery.jsonl.zstd")
+	put("_no-cwd", "00000000-0000-0000-0000-000000000000", RawName, "acp-handshake.jsonl")
 	put("--x--", "d", RawName, "synthetic-version-1.jsonl")
 	os.WriteFile(filepath.Join(root, "--x--", "d", "session.jsonl.0123456789ab.tmp"), []byte("junk"), 0o644)
 	os.WriteFile(filepath.Join(root, "stray.jsonl"), []byte("junk"), 0o644)
@@ -298,7 +334,7 @@ func TestDiscoveryAndDefaultRoot(t *testing.T) {
 func TestReadOnly(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, RawName)
-	data, _ := os.ReadFile(filepath.Join(corpus, "synthetic-torn-open-turn.jsonl"))
+	data := fixture(t, "synthetic-torn-open-turn.jsonl")
 	os.WriteFile(path, data, 0o444)
 	before, _ := os.Stat(path)
 	s, _ := OpenFile(path)
@@ -315,7 +351,7 @@ func TestReadOnly(t *testing.T) {
 // and a half at a time: reads stay consistent, a half-written line is not
 // yet there, and a grown file is decoded from where the last read ended.
 func TestLiveAppend(t *testing.T) {
-	src, _ := os.ReadFile(filepath.Join(corpus, "acp-multi-turn.jsonl"))
+	src := fixture(t, "acp-multi-turn.jsonl")
 	lines := strings.SplitAfter(string(src), "\n")
 	path := filepath.Join(t.TempDir(), RawName)
 	f, _ := os.Create(path)
@@ -323,7 +359,7 @@ func TestLiveAppend(t *testing.T) {
 	f.WriteString(lines[0])
 	s, _ := OpenFile(path)
 	id := func() string { in, _ := s.Sessions(context.Background()); return in[0].Header.ID }()
-	prevCommitted, prevEvents := 0, 0
+	prevCommitted, prevEvents := int64(0), 0
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -344,11 +380,11 @@ func TestLiveAppend(t *testing.T) {
 		if _, err := s.ReadSurface(context.Background(), id); err != nil {
 			t.Fatalf("read during append: %v", err)
 		}
-		p, _ := s.load(path)
-		if p.committed < prevCommitted || len(p.events) < prevEvents {
+		p, _ := s.load(context.Background(), path)
+		if p.committed < prevCommitted || int(p.events.next) < prevEvents {
 			t.Fatal("a later read saw less")
 		}
-		prevCommitted, prevEvents = p.committed, len(p.events)
+		prevCommitted, prevEvents = p.committed, int(p.events.next)
 	}
 	surf, err := s.ReadSurface(context.Background(), id)
 	if err != nil || len(surf.Events) != 5 || *surf.CapturedThroughSeq != 70 {
@@ -379,18 +415,24 @@ func TestPrepareOverLogs(t *testing.T) {
 
 func FuzzLog(f *testing.F) {
 	for _, name := range []string{"headless-compaction-recovery.jsonl", "synthetic-torn-open-turn.jsonl", "synthetic-garbage-before-turn-end.jsonl", "acp-packed-chunks.jsonl"} {
-		data, err := os.ReadFile(filepath.Join(corpus, name))
+		data, err := os.ReadFile(filepath.Join(fixtures, name))
 		if err == nil {
 			f.Add(data, false)
 		}
 	}
-	if data, err := os.ReadFile(filepath.Join(corpus, "synthetic-zstd-torn-multi-turn.jsonl.zstd")); err == nil {
+	if data, err := os.ReadFile(filepath.Join(fixtures, "synthetic-zstd-torn-multi-turn.jsonl.zstd")); err == nil {
 		f.Add(data, true)
 	}
 	f.Add([]byte("{\"type\":\"session\",\"version\":0,\"id\":\"x\",\"createdAt\":1}\n{\"type\":\"user/message\",\"seq\":0,\"time\":1,\"data\":{\"content\":[],\"source\":{\"kind\":\"user\"}},\"surfaceOp\":{\"op\":\"replace\",\"start\":0,\"end\":0}}\n"), false)
 	f.Fuzz(func(t *testing.T, data []byte, isZstd bool) {
 		p := &parsed{path: "fuzz", zstd: isZstd}
-		p.feed(data, 0)
+		if err := p.feed(feeder{ctx: context.Background(), cap: 64 << 20}, data, 0); err != nil {
+			var le *LogError
+			if !errors.Is(err, errTooLarge) && !errors.As(err, &le) {
+				t.Fatalf("untyped read error %v", err)
+			}
+			return
+		}
 		if p.err != nil {
 			var le *LogError
 			if !errors.As(p.err, &le) {
@@ -398,9 +440,8 @@ func FuzzLog(f *testing.F) {
 			}
 			return
 		}
-		evs := append(append([]event(nil), p.events...), p.tail...)
-		evs = append(evs, closers(evs)...)
-		nodes, err := fold("fuzz", evs)
+		v := view{p.events, p.tail, p.closers}
+		nodes, err := fold("fuzz", v)
 		if err != nil {
 			var le *LogError
 			if !errors.As(err, &le) {
@@ -409,7 +450,7 @@ func FuzzLog(f *testing.F) {
 			return
 		}
 		for _, n := range nodes {
-			if n < 0 || int(n) >= len(evs) || evs[n].msg == nil {
+			if e := v.at(n); e == nil || e.msg == nil {
 				t.Fatalf("surface node %d is not a message", n)
 			}
 		}
@@ -421,21 +462,14 @@ func FuzzLog(f *testing.F) {
 // reported as not found.
 func TestIndexFollowsTheRoot(t *testing.T) {
 	root := t.TempDir()
-	put := func(sid, src string) string {
-		dir := filepath.Join(root, "--p--", sid)
-		os.MkdirAll(dir, 0o755)
-		data, _ := os.ReadFile(filepath.Join(corpus, src))
-		path := filepath.Join(dir, RawName)
-		os.WriteFile(path, data, 0o644)
-		return path
-	}
-	put("a", "acp-multi-turn.jsonl")
+	put := func(src string) string { return place(t, root, fixture(t, src), RawName) }
+	put("acp-multi-turn.jsonl")
 	s, _ := Open(root)
 	ctx := context.Background()
 	if hs, _ := s.ListSessions(ctx); len(hs) != 1 {
 		t.Fatal("first listing")
 	}
-	path := put("b", "acp-handshake.jsonl") // after the listing
+	path := put("acp-handshake.jsonl") // after the listing
 	if _, err := s.ReadSurface(ctx, "00000000-0000-0000-0000-000000000000"); err != nil {
 		t.Fatalf("a new session is not found: %v", err)
 	}
@@ -447,4 +481,26 @@ func TestIndexFollowsTheRoot(t *testing.T) {
 	if _, err := s.ReadSurface(ctx, "00000000-0000-0000-0000-000000000000"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("a removed session: %v", err)
 	}
+}
+
+// place writes a log where its header says it belongs under root.
+func place(t testing.TB, root string, data []byte, name string) string {
+	t.Helper()
+	line := data
+	if i := strings.IndexByte(string(data), '\n'); i >= 0 {
+		line = data[:i]
+	}
+	h, _, err := parseHeader("place", line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, projectDir(h.Cwd), sessionDir(*h.ID))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

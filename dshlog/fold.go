@@ -1,6 +1,7 @@
 package dshlog
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 
@@ -17,41 +18,63 @@ const (
 // log whose last turn is still open: a tool result for every pending call,
 // then step/end if a step is open, then turn/end (interrupted). They are
 // marked Synthetic: a log open on disk usually belongs to a live session.
-func closers(evs []event) []event {
+// The walk is linear in the events: pending calls are kept in order with
+// an index by id, and a result only marks its call closed.
+func closers(parts ...segment) segment {
 	turnOpen, stepOpen := false, false
-	var pending []string
+	var order []string          // pending call ids in the order they opened
+	pending := map[string]int{} // id → its index in order, while pending
 	callSeq := map[string]int64{}
-	for _, e := range evs {
-		switch e.typ {
-		case "turn/start":
-			turnOpen = true
-		case "turn/end":
-			turnOpen, stepOpen, pending = false, false, nil
-			clear(callSeq)
-		case "step/start":
-			stepOpen = true
-		case "step/end":
-			stepOpen, pending = false, nil
-			clear(callSeq)
-		case sessionref.EventAssistantMessage:
-			for _, id := range e.toolCalls {
-				if !slices.Contains(pending, id) {
-					pending = append(pending, id)
+	reset := func() {
+		order = order[:0]
+		clear(pending)
+		clear(callSeq)
+	}
+	lastSeq, lastTime := int64(-1), int64(0)
+	for _, seg := range parts {
+		if seg.next-1 > lastSeq {
+			lastSeq, lastTime = seg.next-1, seg.lastTime
+		}
+		evs := seg.events
+		for i := range evs {
+			e := &evs[i]
+			switch e.typ {
+			case "turn/start":
+				turnOpen = true
+			case "turn/end":
+				turnOpen, stepOpen = false, false
+				reset()
+			case "step/start":
+				stepOpen = true
+			case "step/end":
+				stepOpen = false
+				reset()
+			case sessionref.EventAssistantMessage:
+				for _, id := range e.toolCalls {
+					if _, ok := pending[id]; !ok {
+						pending[id] = len(order)
+						order = append(order, id)
+					}
+				}
+			case "tool/call":
+				callSeq[e.callID] = e.seq
+			case sessionref.EventToolResult:
+				if at, ok := pending[e.callID]; ok {
+					order[at] = "" // closed; a later call with this id opens anew
+					delete(pending, e.callID)
 				}
 			}
-		case "tool/call":
-			callSeq[e.callID] = e.seq
-		case sessionref.EventToolResult:
-			pending = slices.DeleteFunc(pending, func(id string) bool { return id == e.callID })
 		}
 	}
-	if !turnOpen || len(evs) == 0 {
-		return nil
+	if !turnOpen || lastSeq < 0 {
+		return segment{next: lastSeq + 1, lastTime: lastTime}
 	}
-	last := evs[len(evs)-1]
-	next, at := last.seq+1, last.time
+	next, at := lastSeq+1, lastTime
 	var out []event
-	for _, id := range pending {
+	for i, id := range order {
+		if idx, ok := pending[id]; !ok || idx != i {
+			continue // closed
+		}
 		code, text := CodeToolNotStarted, "The tool never started: the session stopped first."
 		var sources []int64
 		if s, ok := callSeq[id]; ok {
@@ -72,43 +95,77 @@ func closers(evs []event) []event {
 		out = append(out, event{seq: next, time: at, typ: "step/end"})
 		next++
 	}
-	return append(out, event{seq: next, time: at, typ: "turn/end"})
+	out = append(out, event{seq: next, time: at, typ: "turn/end"})
+	return segment{events: out, next: next + 1, lastTime: at}
+}
+
+// view is a log's events in seq order, in segments (committed events,
+// the torn frame's, the closers) so a read does not copy them into one
+// list.
+type view []segment
+
+// at returns the kept event with seq, or nil.
+func (v view) at(seq int64) *event {
+	for _, seg := range v {
+		evs := seg.events
+		i, ok := slices.BinarySearchFunc(evs, seq, func(e event, s int64) int { return cmp.Compare(e.seq, s) })
+		if ok {
+			return &evs[i]
+		}
+	}
+	return nil
+}
+
+// lastSeq is the seq of the view's last event, -1 when it has none.
+func (v view) lastSeq() int64 {
+	last := int64(-1)
+	for _, seg := range v {
+		last = max(last, seg.next-1)
+	}
+	return last
 }
 
 // fold computes the current surface (spec: append pushes; replace splices
 // out a current range and puts the new event where it began), checking
 // the fold's structure as it goes. It returns the surface as seqs, in
 // surface order.
-func fold(path string, evs []event) ([]int64, error) {
+func fold(path string, v view) ([]int64, error) {
 	var nodes []int64
-	for _, e := range evs {
-		if e.msg == nil {
-			continue
-		}
-		seen := map[int64]bool{}
-		for _, s := range e.sources {
-			if s < 0 || s >= e.seq || seen[s] {
-				return nil, logErr(path, e.line, ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
+	seen := map[int64]bool{}
+	for _, seg := range v {
+		part := seg.events
+		for i := range part {
+			e := &part[i]
+			if e.msg == nil {
+				continue
 			}
-			seen[s] = true
-		}
-		if e.replace == nil {
-			nodes = append(nodes, e.seq)
-			continue
-		}
-		i, j := slices.Index(nodes, e.replace[0]), slices.Index(nodes, e.replace[1])
-		if i < 0 || j < 0 || i > j {
-			return nil, logErr(path, e.line, ErrCorrupt, "replace %d..%d does not name a current range", e.replace[0], e.replace[1])
-		}
-		for _, s := range nodes[i : j+1] {
-			if !seen[s] {
-				return nil, logErr(path, e.line, ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
+			if len(e.sources) > 0 {
+				clear(seen)
+				for _, s := range e.sources {
+					if s < 0 || s >= e.seq || seen[s] {
+						return nil, logErr(path, e.line, ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
+					}
+					seen[s] = true
+				}
 			}
+			if e.replace == nil {
+				nodes = append(nodes, e.seq)
+				continue
+			}
+			i, j := slices.Index(nodes, e.replace[0]), slices.Index(nodes, e.replace[1])
+			if i < 0 || j < 0 || i > j {
+				return nil, logErr(path, e.line, ErrCorrupt, "replace %d..%d does not name a current range", e.replace[0], e.replace[1])
+			}
+			for _, s := range nodes[i : j+1] {
+				if len(e.sources) == 0 || !seen[s] {
+					return nil, logErr(path, e.line, ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
+				}
+			}
+			if e.typ == sessionref.EventToolResult && (i != j || v.at(nodes[i]).typ != sessionref.EventToolResult) {
+				return nil, logErr(path, e.line, ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
+			}
+			nodes = slices.Replace(nodes, i, j+1, e.seq)
 		}
-		if e.typ == sessionref.EventToolResult && (i != j || evs[nodes[i]].typ != sessionref.EventToolResult) {
-			return nil, logErr(path, e.line, ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
-		}
-		nodes = slices.Replace(nodes, i, j+1, e.seq)
 	}
 	return nodes, nil
 }

@@ -2,18 +2,20 @@ package dshlog
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
-	"io"
+	"slices"
 	"strings"
 
 	"github.com/dshkit/mentions/sessionref"
+	"github.com/valyala/fastjson"
 )
 
 // knownTypes are the event types this reader understands or may skip;
-// anything else must be marked ignorable.
-var knownTypes = map[string]bool{}
+// anything else must be marked ignorable. The values are the interned
+// type strings.
+var knownTypes = map[string]string{}
 
 func init() {
 	for _, t := range strings.Fields(`user/message assistant/message tool/result assistant/chunk tool/call
@@ -24,7 +26,10 @@ func init() {
 		tool/code-dispatch-start tool-workflow/run-start tool-workflow/run-end tool-workflow/agent-start
 		tool-workflow/agent-end subagent/descriptor team/message team/created agent-preset/selected
 		permission/preset sandbox/mode steering/message`) {
-		knownTypes[t] = true
+		knownTypes[t] = t
+	}
+	for _, t := range []string{"text-chunks", "reasoning-chunks", "tool-call-chunks"} {
+		knownTypes[t] = t // interned too, though not event types
 	}
 }
 
@@ -33,82 +38,193 @@ func isSurface(t string) bool {
 }
 
 // event is one decoded log event, kept as small as what the fold, the
-// title and the crash-repair closers need.
+// crash-repair closers and the surface need.
 type event struct {
 	seq, time int64
-	typ       string
+	typ       string // "" for an ignorable event of an unknown type
 	line      int
 	msg       *sessionref.Event // surface types
 	replace   *[2]int64         // a replace op's start and end; nil = append
 	sources   []int64
-	title     *string
 	callID    string   // tool/call and tool/result
 	toolCalls []string // tool-call block ids of an assistant message
 }
 
-// parsed is what a log file holds once decoded.
+// eventCost is what an event costs in memory beyond its message text,
+// for the cache's byte budget.
+const eventCost = 96
+
+// parsed is what a log file holds once decoded. A parsed value is never
+// changed once it is cached: growth makes a new one.
 type parsed struct {
 	path     string
 	zstd     bool
 	head     header
 	warnings []string
-	events   []event // committed events, index == seq
+	// events holds the committed events the fold and the closers look
+	// at (surface, turn, step and tool-call events), in seq order; the
+	// others (streamed chunks above all) are only counted.
+	events segment
 	// committed is the input offset after the last committed byte: a whole
 	// line (raw) or a whole frame (zstd). Appended bytes start there.
-	committed int
+	committed int64
+	// mark is the input just before committed: a file that grew is
+	// decoded as an append only when these bytes are still there.
+	mark []byte
+	// decoded counts the decoded bytes of the committed part, against
+	// the store's cap.
+	decoded int64
 	// tail holds the lines of a torn last zstd frame: readable now, but
 	// not committed, since the writer may still be finishing the frame.
-	tail []event
+	tail segment
+	// closers are the crash-repair closers of events+tail, computed once.
+	closers segment
 	// stopped: a bad line ended the valid prefix; growth means a full
 	// re-read, since a later turn/end would make the log corrupt.
 	stopped bool
 	err     error // the log cannot be read (corrupt, unknown event, version)
 	line    int   // lines consumed so far (the header is line 1)
+	cost    int64 // estimated bytes held, for the cache budget
+	jp      fastjson.Parser
 }
 
+// markLen is how many bytes before the committed offset are compared to
+// tell an append from a rewrite.
+const markLen = 64
+
+// feeder carries one feed's limits: the decoded-bytes cap and the
+// context whose end stops the work.
+type feeder struct {
+	ctx context.Context
+	cap int64
+}
+
+func (f feeder) stop() error { return f.ctx.Err() }
+
 // feed decodes chunk, the file's bytes from offset base on (base is
-// p.committed when resuming, 0 for a new parse).
-func (p *parsed) feed(chunk []byte, base int) {
-	var text, tail []byte
-	var end int
+// p.committed when resuming, 0 for a new parse). An error return is about
+// the read itself (cancelled, over the cap), not the log's content, which
+// goes in p.err.
+func (p *parsed) feed(fd feeder, chunk []byte, base int64) error {
+	bud := &budget{used: p.decoded, cap: fd.cap}
+	var tail []byte
 	if p.zstd {
-		var err error
-		text, end, tail, err = decodeZstd(chunk)
+		var frameText []byte
+		committedUsed := bud.used
+		end, err := walkFrames(chunk, func(fr frame, data []byte) error {
+			frameText = frameText[:0]
+			err := decodeFrame(fr, data, bud, fd.stop, func(b []byte) error {
+				frameText = append(frameText, b...)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if !fr.complete {
+				if i := bytes.LastIndexByte(frameText, '\n'); i >= 0 {
+					tail = bytes.Clone(frameText[:i+1])
+				}
+				return nil
+			}
+			if len(frameText) > 0 && frameText[len(frameText)-1] != '\n' {
+				return errFrameLines
+			}
+			committedUsed = bud.used
+			return p.take(fd, frameText)
+		})
 		if err != nil {
-			p.err = logErr(p.path, 0, ErrCorrupt, "%v", err)
-			return
+			if errors.Is(err, errTooLarge) || fd.ctx.Err() != nil {
+				return err
+			}
+			p.setErr(logErr(p.path, 0, ErrCorrupt, "%v", err))
+			return nil
 		}
+		p.setCommitted(chunk, base, int64(end))
+		p.decoded = committedUsed
 	} else {
-		i := bytes.LastIndexByte(chunk, '\n')
-		text, end = chunk[:i+1], i+1 // a final line without "\n" is not written yet
+		i := bytes.LastIndexByte(chunk, '\n') // a final line without "\n" is not written yet
+		if err := bud.take(i + 1); err != nil {
+			return err
+		}
+		if err := p.take(fd, chunk[:i+1]); err != nil {
+			return err
+		}
+		p.setCommitted(chunk, base, int64(i+1))
+		p.decoded = bud.used
 	}
-	p.committed = base + end
-	lines := splitLines(text)
-	if p.line == 0 {
-		if len(lines) == 0 && len(tail) > 0 {
-			lines, tail = splitLines(tail), nil
+	if p.line == 0 && p.err == nil {
+		if len(tail) == 0 {
+			p.setErr(logErr(p.path, 0, ErrHeader, "empty log"))
+			return nil
 		}
-		if len(lines) == 0 {
-			p.err = logErr(p.path, 0, ErrHeader, "empty log")
-			return
+		first, rest, _ := bytes.Cut(tail, []byte{'\n'})
+		tail = nil
+		if p.header(first) {
+			p.decodeLines(fd, rest, &p.events, false)
 		}
-		h, warn, err := parseHeader(p.path, lines[0])
-		if err != nil {
-			p.err = err
-			return
-		}
-		p.head, p.warnings, p.line = h, warn, 1
-		lines = lines[1:]
 	}
-	p.events = p.decodeLines(lines, p.events, 0, false)
-	p.tail = nil
+	p.tail = segment{next: p.events.next}
 	if p.err == nil && !p.stopped && len(tail) > 0 {
 		// The torn frame's lines are read but not committed: whatever they
 		// hold (a defect included) may still change as the writer goes on.
 		err, stopped, line := p.err, p.stopped, p.line
-		p.tail = p.decodeLines(splitLines(tail), nil, int64(len(p.events)), true)
+		p.decodeLines(fd, tail, &p.tail, true)
 		p.err, p.stopped, p.line = err, stopped, line
 	}
+	if err := fd.stop(); err != nil {
+		return err
+	}
+	p.closers = closers(p.events, p.tail)
+	p.cost = int64(len(p.events.events)+len(p.tail.events)) * eventCost
+	for _, evs := range [][]event{p.events.events, p.tail.events} {
+		for i := range evs {
+			p.cost += msgCost(evs[i].msg)
+		}
+	}
+	return nil
+}
+
+var errFrameLines = errors.New("a frame does not end with a whole line")
+
+func (p *parsed) setErr(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+}
+
+// setCommitted records the committed offset and the bytes before it.
+func (p *parsed) setCommitted(chunk []byte, base, end int64) {
+	p.committed = base + end
+	if end > 0 {
+		p.mark = bytes.Clone(chunk[max(0, end-markLen):end])
+	}
+}
+
+// take decodes whole lines of text: the header first, then records.
+func (p *parsed) take(fd feeder, text []byte) error {
+	if p.err != nil || p.stopped || len(text) == 0 {
+		return nil
+	}
+	if p.line == 0 {
+		first, rest, _ := bytes.Cut(text, []byte{'\n'})
+		if !p.header(first) {
+			return nil
+		}
+		text = rest
+	}
+	p.decodeLines(fd, text, &p.events, false)
+	return fd.stop()
+}
+
+// header reads the first line.
+func (p *parsed) header(line []byte) bool {
+	h, warn, err := parseHeader(p.path, line)
+	if err != nil {
+		p.setErr(err)
+		return false
+	}
+	p.head, p.warnings, p.line = h, warn, 1
+	return true
 }
 
 func splitLines(text []byte) [][]byte {
@@ -118,213 +234,195 @@ func splitLines(text []byte) [][]byte {
 	return bytes.Split(text[:len(text)-1], []byte{'\n'})
 }
 
+// msgCost estimates the bytes a decoded message holds.
+func msgCost(m *sessionref.Event) int64 {
+	if m == nil {
+		return 0
+	}
+	n := int64(128)
+	for _, b := range m.Content {
+		n += int64(len(b.Text)) + 64
+		for k, v := range b.Fields {
+			n += int64(len(k)+len(v)) + 48
+		}
+	}
+	for k, v := range m.Source.Fields {
+		n += int64(len(k)+len(v)) + 48
+	}
+	return n
+}
+
 // decodeLines applies the robustness rules of the format: the first bad
 // line or seq gap ends the valid prefix, and is corruption if a later
 // record holds a turn/end (always, inside a complete zstd frame);
-// otherwise the rest is a torn tail and is dropped.
-// The events are appended to evs, whose first event has seq first.
-func (p *parsed) decodeLines(lines [][]byte, evs []event, first int64, inTornFrame bool) []event {
-	for i, line := range lines {
+// otherwise the rest is a torn tail and is dropped. text is whole lines;
+// the events are added to seg.
+func (p *parsed) decodeLines(fd feeder, text []byte, seg *segment, inTornFrame bool) {
+	if cap(seg.events) == 0 {
+		seg.events = make([]event, 0, bytes.Count(text, []byte{'\n'})*2/3+1)
+	}
+	for i := 0; len(text) > 0; i++ {
+		nl := bytes.IndexByte(text, '\n')
+		line, rest := text[:nl], text[nl+1:]
+		text = rest
 		p.line++
 		lineNo := p.line
 		if p.stopped || p.err != nil {
-			return evs
+			return
 		}
-		r, n, err := decodeRecord(line)
-		next := first + int64(len(evs))
-		gap := err == nil && ((isPacked(r.Type) && *r.Seq0 != next) || (!isPacked(r.Type) && *r.Seq != next))
+		if i&1023 == 1023 && fd.stop() != nil {
+			return // the caller reports the cancellation
+		}
+		r, n, err := decodeRecord(&p.jp, line)
+		next := seg.next
+		gap := err == nil && ((isPacked(r.typ) && r.seq0 != next) || (!isPacked(r.typ) && r.seq != next))
 		if err != nil || gap {
-			isSyntax := err != nil && (unreadable(err) || len(bytes.TrimSpace(line)) == 0)
+			isSyntax := err != nil && unreadable(err)
 			if err != nil && !isSyntax {
 				p.err = logErr(p.path, lineNo, ErrCorrupt, "%v", err)
-				return evs
+				return
 			}
 			if p.zstd && !inTornFrame {
 				p.err = logErr(p.path, lineNo, ErrCorrupt, "bad record inside a complete zstd frame")
-				return evs
+				return
 			}
-			check := lines[i+1:]
+			check := rest
 			if gap {
-				check = lines[i:] // the out-of-sequence record itself counts
+				check = append(line[:len(line):len(line)], '\n') // the out-of-sequence record itself counts
+				check = append(check, rest...)
 			}
-			for _, later := range check {
-				var probe struct{ Type string }
-				if json.Unmarshal(later, &probe) == nil && probe.Type == "turn/end" {
+			for _, later := range splitLines(check) {
+				if typeOf(&p.jp, later) == "turn/end" {
 					what := "unreadable line"
 					if gap {
 						what = fmt.Sprintf("seq gap (want %d)", next)
 					}
 					p.err = logErr(p.path, lineNo, ErrCorrupt, "%s before a later turn/end", what)
-					return evs
+					return
 				}
 			}
 			p.stopped = true
-			return evs
+			return
 		}
-		if isPacked(r.Type) {
-			t := *r.Time0
-			for k := 0; k < n; k++ {
-				evs = append(evs, event{seq: *r.Seq0 + int64(k), time: t, typ: "assistant/chunk", line: lineNo})
-			}
+		if isPacked(r.typ) {
+			// Expanded members are assistant/chunk events, which nothing
+			// here looks at: only counted. Member k's time is time0 plus
+			// the first k gaps; the last one's is what a closer needs.
+			seg.next += int64(n)
+			seg.lastTime = r.time0 + packedSpan(r.data)
 			continue
 		}
-		ev, skip, err := p.decodeEvent(r, lineNo)
+		ev, err := p.decodeEvent(r, lineNo)
 		if err != nil {
 			p.err = err
-			return evs
+			return
 		}
-		if skip {
-			ev = event{seq: *r.Seq, time: *r.Time, typ: "", line: lineNo} // an ignorable unknown event holds its seq
+		seg.next++
+		seg.lastTime = ev.time
+		if kept(ev.typ) {
+			seg.events = append(seg.events, ev)
 		}
-		evs = append(evs, ev)
 	}
-	return evs
 }
 
-// unreadable reports a line that is not JSON (garbage, cut short, empty),
-// as opposed to a JSON record of the wrong shape.
-func unreadable(err error) bool {
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) {
+// kept reports the event types the fold and the closers need.
+func kept(t string) bool {
+	switch t {
+	case sessionref.EventUserMessage, sessionref.EventAssistantMessage, sessionref.EventToolResult,
+		"turn/start", "turn/end", "step/start", "step/end", "tool/call":
 		return true
 	}
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "unexpected end of JSON")
+	return false
 }
 
-// decodeEvent turns a record into an event, upgrading legacy shapes.
-func (p *parsed) decodeEvent(r record, line int) (event, bool, error) {
-	ev := event{seq: *r.Seq, time: *r.Time, typ: r.Type, line: line, sources: r.SourceEventSeqs}
-	switch r.Type {
+// packedSpan is the sum of a packed row's time gaps (checked already).
+func packedSpan(data *fastjson.Value) int64 {
+	var sum int64
+	for _, d := range data.GetArray("dt") {
+		n, _ := d.Int64()
+		sum += n
+	}
+	return sum
+}
+
+// clipped is the segment with its events slice clipped, so appending to
+// it never writes into an array a cached parse shares.
+func (s segment) clipped() segment {
+	s.events = slices.Clip(s.events)
+	return s
+}
+
+// segment is a run of decoded events: those kept, in seq order, and the
+// count and last time of all of them.
+type segment struct {
+	events   []event
+	next     int64 // the seq after the last event (events decoded, from 0)
+	lastTime int64 // the time of the last event
+}
+
+// typeOf is the type of a line's record, "" when it has none.
+func typeOf(jp *fastjson.Parser, line []byte) string {
+	v, err := jp.ParseBytes(line)
+	if err != nil {
+		return ""
+	}
+	t, _ := str(v.Get("type"))
+	return t
+}
+
+// decodeEvent turns a record into an event, upgrading legacy shapes. An
+// ignorable event of an unknown type keeps its seq and has type "".
+func (p *parsed) decodeEvent(r record, line int) (event, error) {
+	ev := event{seq: r.seq, time: r.time, typ: r.typ, line: line, sources: r.sources}
+	op := r.surfaceOp
+	switch r.typ {
 	case "steering/message":
 		ev.typ = sessionref.EventUserMessage // legacy rows migrate to user/message
-		if len(r.SurfaceOp) == 0 {
-			r.SurfaceOp = json.RawMessage(`"append"`)
+		if op == nil {
+			op = fastjson.MustParse(`"append"`)
 		}
 	case "request/header-delta", "mode/set":
-		return ev, false, logErr(p.path, line, ErrCorrupt, "retired event type %q", r.Type)
+		return ev, logErr(p.path, line, ErrCorrupt, "retired event type %q", r.typ)
 	case "request/header":
-		var d struct{ Reason string }
-		if json.Unmarshal(r.Data, &d) == nil && d.Reason == "fallback" {
-			return ev, false, logErr(p.path, line, ErrCorrupt, "retired request/header reason \"fallback\"")
+		if reason, _ := str(r.data.Get("reason")); reason == "fallback" {
+			return ev, logErr(p.path, line, ErrCorrupt, "retired request/header reason \"fallback\"")
 		}
 	}
-	if !knownTypes[r.Type] {
-		if r.Ignorable {
-			return ev, true, nil
+	if _, known := knownTypes[r.typ]; !known || isPacked(r.typ) {
+		if r.ignorable {
+			ev.typ, ev.sources = "", nil
+			return ev, nil
 		}
-		return ev, false, logErr(p.path, line, ErrUnknownEvent, "%q is not a known event type and is not marked ignorable (a newer DeepSeek Harness wrote it)", r.Type)
+		return ev, logErr(p.path, line, ErrUnknownEvent, "%q is not a known event type and is not marked ignorable (a newer DeepSeek Harness wrote it)", r.typ)
 	}
 	if !isSurface(ev.typ) {
-		if len(r.SurfaceOp) > 0 || r.SourceEventSeqs != nil {
-			return ev, false, logErr(p.path, line, ErrCorrupt, "%s carries surfaceOp or sourceEventSeqs", r.Type)
+		if r.surfaceOp != nil || r.hasSources {
+			return ev, logErr(p.path, line, ErrCorrupt, "%s carries surfaceOp or sourceEventSeqs", r.typ)
 		}
-		return ev, false, p.decodeLogOnly(&ev, r.Data)
+		return ev, p.decodeLogOnly(&ev, r.data)
 	}
-	if len(r.SurfaceOp) == 0 {
-		return ev, false, logErr(p.path, line, ErrCorrupt, "%s has no surfaceOp", ev.typ)
+	if op == nil {
+		return ev, logErr(p.path, line, ErrCorrupt, "%s has no surfaceOp", ev.typ)
 	}
-	if err := decodeOp(&ev, r.SurfaceOp); err != nil {
-		return ev, false, logErr(p.path, line, ErrCorrupt, "%v", err)
+	if err := decodeOp(&ev, op); err != nil {
+		return ev, logErr(p.path, line, ErrCorrupt, "%v", err)
 	}
-	if err := decodeMessage(&ev, r.Data); err != nil {
-		return ev, false, logErr(p.path, line, ErrCorrupt, "%s: %v", ev.typ, err)
+	if err := decodeMessage(&ev, r.data); err != nil {
+		return ev, logErr(p.path, line, ErrCorrupt, "%s: %v", ev.typ, err)
 	}
-	return ev, false, nil
+	return ev, nil
 }
 
-func decodeOp(ev *event, raw json.RawMessage) error {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		if s != "append" {
-			return fmt.Errorf("unknown surfaceOp %q", s)
-		}
-		return nil
-	}
-	var op map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &op); err != nil || len(op) != 3 {
-		return fmt.Errorf("surfaceOp must be \"append\" or {op, start, end}")
-	}
-	var kind string
-	var start, end int64
-	if json.Unmarshal(op["op"], &kind) != nil || kind != "replace" ||
-		json.Unmarshal(op["start"], &start) != nil || json.Unmarshal(op["end"], &end) != nil || start < 0 || end < 0 {
-		return fmt.Errorf("bad replace surfaceOp %s", raw)
-	}
-	ev.replace = &[2]int64{start, end}
-	return nil
-}
-
-// decodeMessage reads a surface event's message in one pass. A user
-// message is the data itself; assistant messages and tool results hold it
-// under "message" (older web logs put its fields in data directly).
-func decodeMessage(ev *event, data json.RawMessage) error {
-	type fields struct {
-		Source  sessionref.Source   `json:"source"`
-		Content *[]sessionref.Block `json:"content"`
-	}
-	var d struct {
-		fields
-		Message     *fields `json:"message"`
-		Interrupted bool    `json:"interrupted"`
-	}
-	if err := json.Unmarshal(data, &d); err != nil {
-		return err
-	}
-	m := d.fields
-	if ev.typ != sessionref.EventUserMessage && d.Message != nil {
-		m = *d.Message
-	}
-	if m.Content == nil {
-		return fmt.Errorf("message has no content")
-	}
-	switch {
-	case m.Source.Kind != "":
-	case ev.typ == sessionref.EventUserMessage:
-		m.Source.Kind = sessionref.SourceUser // legacy steering rows
-	case ev.typ == sessionref.EventAssistantMessage:
-		m.Source.Kind = sessionref.SourceModel
-	default:
-		m.Source.Kind = sessionref.SourceTool
-	}
-	seq := ev.seq
-	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ, Source: m.Source, Content: *m.Content, Interrupted: d.Interrupted}
-	for _, b := range *m.Content {
-		if b.Type == "tool-call" {
-			var id string
-			json.Unmarshal(b.Fields["id"], &id)
-			ev.toolCalls = append(ev.toolCalls, id)
-		}
-		if b.Type == "tool-result" && ev.callID == "" {
-			json.Unmarshal(b.Fields["toolCallId"], &ev.callID)
-		}
-	}
-	if cid, ok := m.Source.Fields["callId"]; ok && ev.typ == sessionref.EventToolResult {
-		json.Unmarshal(cid, &ev.callID)
-	}
-	return nil
-}
-
-func (p *parsed) decodeLogOnly(ev *event, data json.RawMessage) error {
+func (p *parsed) decodeLogOnly(ev *event, data *fastjson.Value) error {
 	switch ev.typ {
 	case "session/title":
-		var d struct {
-			Title *string `json:"title"`
-		}
-		if err := json.Unmarshal(data, &d); err != nil || d.Title == nil {
+		if _, ok := str(data.Get("title")); !ok {
 			return logErr(p.path, ev.line, ErrCorrupt, "session/title without a title")
 		}
-		ev.title = d.Title
 	case "tool/call":
-		var d struct {
-			CallID string `json:"callId"`
-		}
-		json.Unmarshal(data, &d)
-		ev.callID = d.CallID
+		ev.callID, _ = str(data.Get("callId"))
 	case "turn/end":
-		var d struct {
-			Reason json.RawMessage `json:"reason"`
-		}
-		if err := json.Unmarshal(data, &d); err != nil || len(d.Reason) == 0 {
+		if data.Type() != fastjson.TypeObject || data.Get("reason") == nil {
 			return logErr(p.path, ev.line, ErrCorrupt, "turn/end without a reason")
 		}
 	}

@@ -1,20 +1,17 @@
 package dshlog
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -23,6 +20,14 @@ import (
 const (
 	RawName  = "session.jsonl"
 	ZstdName = "session.jsonl.zstd"
+)
+
+// Defaults of the store's limits.
+const (
+	// DefaultCacheBytes is the default budget of the parsed-log cache.
+	DefaultCacheBytes = 64 << 20
+	// DefaultMaxLogBytes is the default cap on one log's decoded bytes.
+	DefaultMaxLogBytes = 256 << 20
 )
 
 // DefaultRoot returns $DSH_HOME/sessions, or ~/.dsh/sessions when
@@ -57,120 +62,124 @@ type Info struct {
 	Header   sessionref.SessionHeader
 	Parent   string   // parentSession, for subagent and fork children
 	Warnings []string // forgiven header gaps
-	Err      error    // why the header could not be read, if it could not
+	Err      error    // a *LogError: why the log is not listed, if it is not
 }
+
+// Option configures a [Store].
+type Option func(*Store)
+
+// WithCacheBytes sets the byte budget of the parsed-log cache
+// ([DefaultCacheBytes]); the least recently read logs are evicted past it.
+// Titles and headers are cached apart, a few hundred bytes per log.
+func WithCacheBytes(n int64) Option { return func(s *Store) { s.cacheBytes = max(n, 0) } }
+
+// WithMaxLogBytes caps the decoded bytes of one log ([DefaultMaxLogBytes]):
+// every zstd frame together, a torn last one included, counted while
+// decoding; a raw log's size. Past it, reads fail with [ErrTooLarge].
+func WithMaxLogBytes(n int64) Option { return func(s *Store) { s.maxLogBytes = max(n, 1) } }
 
 // Store is a strictly read-only [sessionref.SessionQuery] over DeepSeek
 // Harness session logs: it never writes, truncates, locks or repairs a
-// file. Parsed logs are cached by (device, inode, size, mtime); a log that
-// grew is decoded from where the last read stopped.
+// file. See the package doc for what it caches and what it refuses.
 type Store struct {
-	root   string
+	root   string // resolved once; nothing below it is followed
 	single string // OpenFile's path
+
+	cacheBytes, maxLogBytes int64
 
 	mu      sync.Mutex
 	headers map[string]cachedHeader // by path
-	logs    map[string]*cachedLog   // by path
-	byID    map[string]string       // session id → log path, from the last scan
+	titles  map[string]*titleEntry  // by path
+	logs    *lru                    // parsed logs by path
+	byID    map[string]idEntry      // session id → its log, from the last scan
 }
 
-type fileKey struct {
-	dev, ino uint64
-	size     int64
-	mtime    int64
+type idEntry struct {
+	path string
+	err  error // the id cannot be read (its logs in two places)
 }
+
+// fileKey is a file's identity (dev, ino; zero where the system has
+// none) and version (size, times, mode).
+type fileKey struct {
+	dev, ino           uint64
+	size, mtime, ctime int64
+	mode               fs.FileMode
+}
+
+// sameFile reports whether two keys are of the same file, as far as the
+// system tells.
+func (k fileKey) sameFile(o fileKey) bool { return k.dev == o.dev && k.ino == o.ino }
 
 type cachedHeader struct {
 	key  fileKey
 	info Info
 }
 
-type cachedLog struct {
-	key fileKey
-	p   *parsed
+func newStore(opts []Option) *Store {
+	s := &Store{cacheBytes: DefaultCacheBytes, maxLogBytes: DefaultMaxLogBytes,
+		headers: map[string]cachedHeader{}, titles: map[string]*titleEntry{}}
+	for _, o := range opts {
+		o(s)
+	}
+	s.logs = newLRU(s.cacheBytes)
+	return s
 }
 
 // Open returns a store over the sessions root dir:
-// <root>/<project>/<session>/session.jsonl[.zstd].
-func Open(root string) (*Store, error) {
-	st, err := os.Stat(root)
+// <root>/<project>/<session>/session.jsonl[.zstd]. The root itself may be
+// a symbolic link; links below it are not followed.
+func Open(root string, opts ...Option) (*Store, error) {
+	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return nil, fmt.Errorf("dshlog: sessions root: %w", err)
+		return nil, ioErr(root, err)
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return nil, ioErr(root, err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("dshlog: sessions root %s is not a directory", root)
+		return nil, &LogError{Path: root, Err: ErrNotRegular, Detail: "the sessions root is not a directory"}
 	}
-	return &Store{root: root, headers: map[string]cachedHeader{}, logs: map[string]*cachedLog{}}, nil
+	s := newStore(opts)
+	s.root = real
+	return s, nil
 }
 
 // OpenFile returns a store over one log file.
-func OpenFile(path string) (*Store, error) {
+func OpenFile(path string, opts ...Option) (*Store, error) {
 	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("dshlog: %w", err)
+		return nil, ioErr(path, err)
 	}
-	return &Store{single: path, headers: map[string]cachedHeader{}, logs: map[string]*cachedLog{}}, nil
+	s := newStore(opts)
+	s.single = path
+	return s, nil
 }
 
-// logFile is one discovered log and its stat.
-type logFile struct {
-	path string
-	fi   os.FileInfo
+// where names the store's root or file in errors.
+func (s *Store) where() string { return s.root + s.single }
+
+// notFound is the error for an id with no log.
+func (s *Store) notFound(id string) error {
+	return &LogError{Path: s.where(), Err: ErrNotFound, Detail: fmt.Sprintf("no log for session %q", id)}
 }
 
-// files lists the log files, <root>/*/*/session.jsonl and .zstd, with one
-// stat each; other files in a session dir (transient .tmp files) are not
-// looked at.
-func (s *Store) files() ([]logFile, error) {
-	if s.single != "" {
-		fi, err := os.Stat(s.single)
-		if err != nil {
-			return nil, err
-		}
-		return []logFile{{s.single, fi}}, nil
-	}
-	projects, err := os.ReadDir(s.root)
-	if err != nil {
-		return nil, err
-	}
-	var out []logFile
-	for _, p := range projects {
-		if !p.IsDir() {
-			continue
-		}
-		pdir := filepath.Join(s.root, p.Name())
-		sessions, err := os.ReadDir(pdir)
-		if err != nil {
-			continue
-		}
-		for _, sd := range sessions {
-			if !sd.IsDir() {
-				continue
-			}
-			for _, name := range []string{RawName, ZstdName} {
-				path := filepath.Join(pdir, sd.Name(), name)
-				if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-					out = append(out, logFile{path, fi})
-				}
-			}
-		}
-	}
-	return out, nil
+// notFollowed is the error for a symbolic link below the root.
+func notFollowed(path string) *LogError {
+	return &LogError{Path: path, Err: ErrNotRegular, Detail: "a symbolic link below the sessions root is not followed"}
 }
 
-// Sessions lists every log with its header, warnings and header errors.
+// newestFirst orders headers as listing returns them: createdAt
+// descending, then id ascending.
+func newestFirst(a, b sessionref.SessionHeader) int {
+	return cmp.Or(cmp.Compare(b.CreatedAt, a.CreatedAt), cmp.Compare(a.ID, b.ID))
+}
+
+// Sessions lists every log with its header, warnings and errors (logs
+// that are not listed say why in Info.Err).
 func (s *Store) Sessions(ctx context.Context) ([]Info, error) {
-	files, err := s.files()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Info, 0, len(files))
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		out = append(out, s.header(f.path, f.fi))
-	}
-	return out, nil
+	infos, err := s.scan(ctx)
+	return slices.Clone(infos), err
 }
 
 // ListSessions returns the headers of every readable log, newest first,
@@ -181,43 +190,263 @@ func (s *Store) ListSessions(ctx context.Context) ([]sessionref.SessionHeader, e
 		return nil, err
 	}
 	var out []sessionref.SessionHeader
-	s.mu.Lock()
 	for _, in := range infos {
-		if in.Err == nil && s.byID[in.Header.ID] == in.Path {
+		if in.Err == nil {
 			out = append(out, in.Header)
 		}
 	}
-	s.mu.Unlock()
-	slices.SortFunc(out, func(a, b sessionref.SessionHeader) int {
-		return cmp.Or(cmp.Compare(b.CreatedAt, a.CreatedAt), cmp.Compare(a.ID, b.ID))
-	})
+	slices.SortFunc(out, newestFirst)
 	return out, nil
 }
 
-// scan lists the logs and rebuilds the id → path index. The reference
-// skips a log whose header is bad; when an id has two logs, the first
-// path (sorted) wins.
-func (s *Store) scan(ctx context.Context) ([]Info, error) {
-	infos, err := s.Sessions(ctx)
+// ListSessionsWithTitles is [Store.ListSessions] with every session's
+// latest title beside it ([sessionref.TitleLister]): the picker's
+// filtered query in one call. Titles are found without decoding other
+// events and are cached per file, extended as a log grows.
+func (s *Store) ListSessionsWithTitles(ctx context.Context) ([]sessionref.SessionHeader, []sessionref.TitleResult, error) {
+	infos, err := s.scan(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var listed []Info
+	for _, in := range infos {
+		if in.Err == nil {
+			listed = append(listed, in)
+		}
+	}
+	slices.SortFunc(listed, func(a, b Info) int { return newestFirst(a.Header, b.Header) })
+	headers := make([]sessionref.SessionHeader, len(listed))
+	titles := make([]sessionref.TitleResult, len(listed))
+	for i, in := range listed {
+		headers[i] = in.Header
+		t, err := s.title(ctx, in.Path)
+		if err != nil && ctx.Err() != nil {
+			return nil, nil, ioErr(in.Path, ctx.Err())
+		}
+		titles[i] = sessionref.TitleResult{Title: t, Err: err}
+	}
+	return headers, titles, nil
+}
+
+// ReadTitles returns each session's last session/title event. Only the
+// lines that hold a title record are decoded; the event cache is not
+// touched.
+func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.TitleResult, error) {
+	idx, err := s.pathsOf(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[string]string, len(infos))
-	for _, in := range infos {
-		if _, dup := byID[in.Header.ID]; in.Err == nil && !dup {
-			byID[in.Header.ID] = in.Path
+	out := make([]sessionref.TitleResult, len(ids))
+	for i, id := range ids {
+		e, ok := idx[id]
+		switch {
+		case !ok:
+			out[i].Err = s.notFound(id)
+		case e.err != nil:
+			out[i].Err = e.err
+		default:
+			out[i].Title, out[i].Err = s.title(ctx, e.path)
+			if out[i].Err != nil && ctx.Err() != nil {
+				return nil, ioErr(e.path, ctx.Err())
+			}
 		}
+	}
+	return out, nil
+}
+
+// ReadSurface folds a session's log into its current surface. A log whose
+// last turn is open gets the reference's crash-repair closers in memory,
+// marked Synthetic; capturedThroughSeq counts them.
+func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
+	p, err := s.loadID(ctx, id)
+	if err != nil {
+		return sessionref.Surface{}, err
+	}
+	if p.err != nil {
+		return sessionref.Surface{}, p.err
+	}
+	v := view{p.events, p.tail, p.closers}
+	nodes, err := fold(p.path, v)
+	if err != nil {
+		return sessionref.Surface{}, err
+	}
+	out := sessionref.Surface{Session: headerOf(p.head), Events: make([]sessionref.Event, len(nodes))}
+	if last := v.lastSeq(); last >= 0 {
+		// An ignorable event of an unknown type is kept in the view, as
+		// the reference keeps it, so it counts here.
+		out.CapturedThroughSeq = &last
+	}
+	for i, seq := range nodes {
+		out.Events[i] = v.at(seq).msg.Clone()
+	}
+	return out, nil
+}
+
+// Open reports whether the session's last turn is still open on disk,
+// which usually means it is live elsewhere.
+func (s *Store) Open(ctx context.Context, id string) (bool, error) {
+	p, err := s.loadID(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	return len(p.closers.events) > 0, nil
+}
+
+func headerOf(h header) sessionref.SessionHeader {
+	out := sessionref.SessionHeader{CreatedAt: *h.CreatedAt, Cwd: h.Cwd}
+	if h.ID != nil {
+		out.ID = *h.ID
+	}
+	return out
+}
+
+// scan lists the logs and rebuilds the id → log index. Like the
+// reference, it does not list a log whose header is bad, whose id and
+// cwd do not map back to its directory, or whose id has logs under two
+// project directories. Both encodings in one session directory: the raw
+// log is used.
+func (s *Store) scan(ctx context.Context) ([]Info, error) {
+	files, err := s.files()
+	if err != nil {
+		return nil, err
+	}
+	infos := make([]Info, 0, len(files))
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, ioErr(s.where(), err)
+		}
+		if f.err != nil {
+			infos = append(infos, Info{Path: f.path, Err: f.err})
+			continue
+		}
+		infos = append(infos, s.header(f.path, f.fi))
+	}
+	byID := make(map[string]idEntry, len(infos))
+	first := make(map[string]int, len(infos)) // id → index in infos of its log
+	for i := range infos {
+		in := &infos[i]
+		if in.Err != nil {
+			continue
+		}
+		if s.root != "" {
+			rel, _ := filepath.Rel(s.root, in.Path)
+			parts := strings.Split(filepath.ToSlash(rel), "/")
+			wantP, wantS := projectDir(in.Header.Cwd), sessionDir(in.Header.ID)
+			if len(parts) != 3 || parts[0] != wantP || parts[1] != wantS {
+				in.Err = logErr(in.Path, 1, ErrHeader, "session %q with its cwd belongs in %s, not here", in.Header.ID, filepath.Join(wantP, wantS))
+				continue
+			}
+		}
+		j, dup := first[in.Header.ID]
+		if !dup {
+			first[in.Header.ID] = i
+			byID[in.Header.ID] = idEntry{path: in.Path}
+			continue
+		}
+		other := &infos[j]
+		if filepath.Dir(other.Path) == filepath.Dir(in.Path) {
+			in.Err = logErr(in.Path, 0, ErrDuplicate, "the session directory also holds %s, which is read instead", filepath.Base(other.Path))
+			continue
+		}
+		err := logErr(in.Path, 0, ErrDuplicate, "session %q also has a log at %s; neither is read", in.Header.ID, other.Path)
+		in.Err = err
+		if byID[in.Header.ID].err == nil {
+			other.Err = logErr(other.Path, 0, ErrDuplicate, "session %q also has a log at %s; neither is read", in.Header.ID, in.Path)
+		}
+		byID[in.Header.ID] = idEntry{err: err}
 	}
 	s.mu.Lock()
 	s.byID = byID
+	for path := range s.titles { // forget the titles of logs that are gone
+		if _, ok := s.headers[path]; !ok {
+			delete(s.titles, path)
+		}
+	}
 	s.mu.Unlock()
 	return infos, nil
+}
+
+// logFile is one discovered log and its lstat, or why it cannot be used.
+type logFile struct {
+	path string
+	fi   os.FileInfo
+	err  error
+}
+
+// files lists the log files, <root>/*/*/session.jsonl and .zstd, with one
+// lstat each; other files in a session dir (transient .tmp files) are not
+// looked at. Symbolic links below the root are not followed: a linked
+// project or session directory or log is reported, not read.
+func (s *Store) files() ([]logFile, error) {
+	if s.single != "" {
+		fi, err := os.Stat(s.single)
+		if err != nil {
+			return nil, ioErr(s.single, err)
+		}
+		return []logFile{{path: s.single, fi: fi}}, nil
+	}
+	projects, err := os.ReadDir(s.root)
+	if err != nil {
+		return nil, ioErr(s.root, err)
+	}
+	var out []logFile
+	seen := map[string]bool{}
+	for _, p := range projects {
+		pdir := filepath.Join(s.root, p.Name())
+		if p.Type()&fs.ModeSymlink != 0 {
+			out = append(out, logFile{path: pdir, err: notFollowed(pdir)})
+			continue
+		}
+		if !p.IsDir() {
+			continue
+		}
+		sessions, err := os.ReadDir(pdir)
+		if err != nil {
+			out = append(out, logFile{path: pdir, err: ioErr(pdir, err)})
+			continue
+		}
+		for _, sd := range sessions {
+			sdir := filepath.Join(pdir, sd.Name())
+			if sd.Type()&fs.ModeSymlink != 0 {
+				out = append(out, logFile{path: sdir, err: notFollowed(sdir)})
+				continue
+			}
+			if !sd.IsDir() {
+				continue
+			}
+			for _, name := range []string{RawName, ZstdName} {
+				path := filepath.Join(sdir, name)
+				fi, err := os.Lstat(path)
+				switch {
+				case errors.Is(err, fs.ErrNotExist):
+					continue
+				case err != nil:
+					out = append(out, logFile{path: path, err: ioErr(path, err)})
+				case fi.Mode()&fs.ModeSymlink != 0:
+					out = append(out, logFile{path: path, err: notFollowed(path)})
+				case !fi.Mode().IsRegular():
+					out = append(out, logFile{path: path, err: &LogError{Path: path, Err: ErrNotRegular, Detail: fmt.Sprintf("a %v, not a regular file", fi.Mode().Type())}})
+				default:
+					out = append(out, logFile{path: path, fi: fi})
+				}
+				seen[path] = true
+			}
+		}
+	}
+	s.mu.Lock()
+	for path := range s.headers { // forget the headers of logs that are gone
+		if !seen[path] {
+			delete(s.headers, path)
+		}
+	}
+	s.mu.Unlock()
+	return out, nil
 }
 
 // pathsOf finds the logs of ids from the last scan's index, scanning
 // again only when an id is not in it (a session created since), so a
 // read does not stat every log of the root.
-func (s *Store) pathsOf(ctx context.Context, ids []string) (map[string]string, error) {
+func (s *Store) pathsOf(ctx context.Context, ids []string) (map[string]idEntry, error) {
 	s.mu.Lock()
 	idx := s.byID
 	s.mu.Unlock()
@@ -243,241 +472,24 @@ func (s *Store) loadID(ctx context.Context, id string) (*parsed, error) {
 		if err != nil {
 			return nil, err
 		}
-		path, ok := idx[id]
+		e, ok := idx[id]
 		if !ok {
-			return nil, &LogError{Path: s.root + s.single, Err: ErrNotFound, Detail: fmt.Sprintf("no log for session %q", id)}
+			return nil, s.notFound(id)
 		}
-		p, err := s.load(path)
+		if e.err != nil {
+			return nil, e.err
+		}
+		p, err := s.load(ctx, e.path)
 		if err != nil && attempt == 0 && errors.Is(err, ErrNotFound) {
 			s.mu.Lock()
-			delete(s.byID, id)
+			if s.byID != nil { // the index is shared with readers: replace it
+				idx := maps.Clone(s.byID)
+				delete(idx, id)
+				s.byID = idx
+			}
 			s.mu.Unlock()
 			continue
 		}
 		return p, err
 	}
-}
-
-// ReadTitles returns each session's last session/title event.
-func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.TitleResult, error) {
-	idx, err := s.pathsOf(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]sessionref.TitleResult, len(ids))
-	for i, id := range ids {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		path, ok := idx[id]
-		if !ok {
-			out[i].Err = &LogError{Path: s.root + s.single, Err: ErrNotFound, Detail: fmt.Sprintf("no log for session %q", id)}
-			continue
-		}
-		p, err := s.load(path)
-		if err != nil {
-			out[i].Err = err
-			continue
-		}
-		out[i].Title = titleOf(p)
-	}
-	return out, nil
-}
-
-// titleOf is the log's last session/title event, the torn tail included.
-func titleOf(p *parsed) *sessionref.Title {
-	for _, evs := range [][]event{p.tail, p.events} {
-		for i := len(evs) - 1; i >= 0; i-- {
-			if e := evs[i]; e.title != nil {
-				return &sessionref.Title{Text: *e.title, EventSeq: e.seq, UpdatedAt: e.time}
-			}
-		}
-	}
-	return nil
-}
-
-// view is the committed events and the torn tail as one list, in a new
-// array: the cached slice is shared by concurrent readers.
-func (p *parsed) view() []event {
-	return append(slices.Clip(p.events), p.tail...)
-}
-
-// ReadSurface folds a session's log into its current surface. A log whose
-// last turn is open gets the reference's crash-repair closers in memory,
-// marked Synthetic; capturedThroughSeq counts them.
-func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
-	p, err := s.loadID(ctx, id)
-	if err != nil {
-		return sessionref.Surface{}, err
-	}
-	if p.err != nil {
-		return sessionref.Surface{}, p.err
-	}
-	evs := p.view()
-	evs = append(evs, closers(evs)...)
-	nodes, err := fold(p.path, evs)
-	if err != nil {
-		return sessionref.Surface{}, err
-	}
-	out := sessionref.Surface{Session: headerOf(p.head), Events: make([]sessionref.Event, len(nodes))}
-	if len(evs) > 0 {
-		last := evs[len(evs)-1].seq
-		for i := len(evs) - 1; i >= 0 && evs[i].typ == ""; i-- {
-			last = evs[i].seq - 1 // ignorable unknown events are not part of the view
-		}
-		if last >= 0 {
-			out.CapturedThroughSeq = &last
-		}
-	}
-	for i, seq := range nodes {
-		out.Events[i] = evs[seq].msg.Clone()
-	}
-	return out, nil
-}
-
-// Open reports whether the session's last turn is still open on disk,
-// which usually means it is live elsewhere.
-func (s *Store) Open(ctx context.Context, id string) (bool, error) {
-	p, err := s.loadID(ctx, id)
-	if err != nil {
-		return false, err
-	}
-	return len(closers(p.view())) > 0, nil
-}
-
-func headerOf(h header) sessionref.SessionHeader {
-	out := sessionref.SessionHeader{CreatedAt: *h.CreatedAt, Cwd: h.Cwd}
-	if h.ID != nil {
-		out.ID = *h.ID
-	}
-	return out
-}
-
-func statKey(fi os.FileInfo) fileKey {
-	k := fileKey{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		k.dev, k.ino = uint64(st.Dev), uint64(st.Ino)
-	}
-	return k
-}
-
-// header reads (or recalls) a log's header.
-func (s *Store) header(path string, fi os.FileInfo) Info {
-	key := statKey(fi)
-	s.mu.Lock()
-	c, ok := s.headers[path]
-	s.mu.Unlock()
-	if ok && c.key == key {
-		return c.info
-	}
-	info := Info{Path: path}
-	line, err := firstLine(path)
-	if err == nil {
-		var h header
-		h, info.Warnings, err = parseHeader(path, line)
-		if err == nil {
-			info.Header = headerOf(h)
-			if h.ParentSession != nil {
-				info.Parent = *h.ParentSession
-			}
-		}
-	}
-	info.Err = err
-	s.mu.Lock()
-	s.headers[path] = cachedHeader{key, info}
-	s.mu.Unlock()
-	return info
-}
-
-// firstLine reads the header line: the first line of a raw log, or the
-// first frame of a zstd one, without reading the rest.
-func firstLine(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if strings.HasSuffix(path, ".zstd") {
-		buf := make([]byte, 64<<10)
-		n, err := io.ReadFull(f, buf)
-		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-			return nil, err
-		}
-		fl, complete, ferr := frameLen(buf[:n])
-		if ferr != nil || !complete {
-			return nil, logErr(path, 1, ErrHeader, "the first zstd frame is missing or unreadable")
-		}
-		out, err := decoder.DecodeAll(buf[:fl], nil)
-		if err != nil {
-			return nil, logErr(path, 1, ErrHeader, "first frame: %v", err)
-		}
-		line, _, _ := bytes.Cut(out, []byte{'\n'})
-		return line, nil
-	}
-	line, err := bufio.NewReaderSize(f, 1024).ReadBytes('\n') // grows for a long header
-	if err != nil {
-		return nil, logErr(path, 1, ErrHeader, "no complete header line")
-	}
-	return line[:len(line)-1], nil
-}
-
-// load returns the parsed log, re-reading only what changed. A file that
-// changes while it is read (stat, read, stat disagree) is read again.
-func (s *Store) load(path string) (*parsed, error) {
-	for attempt := 0; ; attempt++ {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return nil, &LogError{Path: path, Err: ErrNotFound, Detail: err.Error()}
-		}
-		key := statKey(fi)
-		s.mu.Lock()
-		c := s.logs[path]
-		s.mu.Unlock()
-		if c != nil && c.key == key {
-			return c.p, nil
-		}
-		grew := c != nil && c.key.dev == key.dev && c.key.ino == key.ino && key.size > c.key.size && c.p.err == nil && !c.p.stopped
-		base := 0
-		if grew {
-			base = c.p.committed // only the appended bytes are read
-		}
-		data, err := readFrom(path, int64(base), key.size)
-		if err != nil {
-			return nil, &LogError{Path: path, Err: ErrNotFound, Detail: err.Error()}
-		}
-		if fi2, err := os.Stat(path); (err != nil || statKey(fi2) != key) && attempt < 5 {
-			time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
-			continue // it changed while being read; a later read sees it whole
-		}
-		var p *parsed
-		if grew {
-			cp := *c.p
-			cp.events = slices.Clip(cp.events)
-			cp.feed(data, base)
-			p = &cp
-		} else {
-			isZstd := strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(data, zstdMagic)
-			p = &parsed{path: path, zstd: isZstd}
-			p.feed(data, 0)
-		}
-		s.mu.Lock()
-		s.logs[path] = &cachedLog{key: key, p: p}
-		s.mu.Unlock()
-		return p, nil
-	}
-}
-
-// readFrom reads the file's bytes [from, size).
-func readFrom(path string, from, size int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	buf := make([]byte, max(size-from, 0))
-	n, err := f.ReadAt(buf, from)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return buf[:n], nil
 }

@@ -1,0 +1,19 @@
+//go:build linux || android
+
+package dshlog
+
+import (
+	"os"
+	"syscall"
+)
+
+// fileKeyOf is the identity and version of a file: device and inode,
+// size, mtime and ctime (which a chmod or a rewrite also changes).
+func fileKeyOf(fi os.FileInfo) fileKey {
+	k := fileKey{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: fi.Mode()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		k.dev, k.ino = uint64(st.Dev), uint64(st.Ino)
+		k.ctime = st.Ctim.Nano()
+	}
+	return k
+}

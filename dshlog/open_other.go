@@ -1,0 +1,22 @@
+//go:build !unix
+
+package dshlog
+
+import (
+	"fmt"
+	"os"
+)
+
+// openNoFollow opens path for reading when it is not a symbolic link.
+// Where the system has no O_NOFOLLOW the link is looked for first, and
+// the caller checks that what it opened is a regular file.
+func openNoFollow(path string) (*os.File, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s is a symbolic link", path)
+	}
+	return os.Open(path)
+}

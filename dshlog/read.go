@@ -1,0 +1,413 @@
+package dshlog
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dshkit/mentions/sessionref"
+	"github.com/klauspost/compress/zstd"
+)
+
+// maxHeaderLine bounds the header line listing reads.
+const maxHeaderLine = 1 << 20
+
+// checkDirs refuses a log whose project or session directory has become
+// a symbolic link since it was listed: nothing below the root is
+// followed.
+func (s *Store) checkDirs(path string) error {
+	if s.root == "" {
+		return nil
+	}
+	sdir := filepath.Dir(path)
+	for _, dir := range []string{filepath.Dir(sdir), sdir} {
+		fi, err := os.Lstat(dir)
+		if err != nil {
+			return ioErr(path, err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return notFollowed(dir)
+		}
+	}
+	return nil
+}
+
+// openLog opens a log for reading: without blocking, without following a
+// link, and only when what was opened is a regular file.
+func (s *Store) openLog(path string) (*os.File, fileKey, error) {
+	if err := s.checkDirs(path); err != nil {
+		return nil, fileKey{}, err
+	}
+	f, err := openNoFollow(path)
+	if err != nil {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 && s.root != "" {
+			return nil, fileKey{}, notFollowed(path)
+		}
+		return nil, fileKey{}, ioErr(path, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fileKey{}, ioErr(path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fileKey{}, &LogError{Path: path, Err: ErrNotRegular, Detail: fmt.Sprintf("a %v, not a regular file", fi.Mode().Type())}
+	}
+	return f, fileKeyOf(fi), nil
+}
+
+// statKey is the key of path now, without opening it.
+func (s *Store) statKey(path string) (fileKey, error) {
+	if err := s.checkDirs(path); err != nil {
+		return fileKey{}, err
+	}
+	stat := os.Lstat
+	if s.root == "" {
+		stat = os.Stat // OpenFile's path may be a link the caller chose
+	}
+	fi, err := stat(path)
+	if err != nil {
+		return fileKey{}, ioErr(path, err)
+	}
+	return fileKeyOf(fi), nil
+}
+
+// header reads (or recalls) a log's header. The cache key has the file's
+// ctime and mode, so an error (a permission, a header being written) is
+// not kept past a change of the file.
+func (s *Store) header(path string, fi os.FileInfo) Info {
+	key := fileKeyOf(fi)
+	s.mu.Lock()
+	c, ok := s.headers[path]
+	s.mu.Unlock()
+	if ok && c.key == key {
+		return c.info
+	}
+	info := Info{Path: path}
+	line, opened, err := s.firstLine(path)
+	if err == nil {
+		var h header
+		h, info.Warnings, err = parseHeader(path, line)
+		if err == nil {
+			info.Header = headerOf(h)
+			if h.ParentSession != nil {
+				info.Parent = *h.ParentSession
+			}
+		}
+	}
+	info.Err = err
+	if opened != (fileKey{}) {
+		key = opened
+	}
+	s.mu.Lock()
+	s.headers[path] = cachedHeader{key, info}
+	s.mu.Unlock()
+	return info
+}
+
+// firstLine reads the header line: the first line of a raw log, or the
+// start of the first zstd frame's text, streamed, without reading the
+// rest of the log.
+func (s *Store) firstLine(path string) ([]byte, fileKey, error) {
+	f, key, err := s.openLog(path)
+	if err != nil {
+		return nil, fileKey{}, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".zstd") {
+		d := decoders.Get().(*zstd.Decoder)
+		defer decoders.Put(d)
+		if err := d.Reset(bufio.NewReaderSize(f, 16<<10)); err != nil {
+			return nil, key, logErr(path, 1, ErrHeader, "the first zstd frame is unreadable: %v", err)
+		}
+		defer d.Reset(nil)
+		r = d
+	}
+	br := bufio.NewReaderSize(io.LimitReader(r, maxHeaderLine), 4096)
+	line, err := br.ReadSlice('\n')
+	for errors.Is(err, bufio.ErrBufferFull) {
+		var more []byte
+		more, err = br.ReadSlice('\n')
+		line = append(bytes.Clone(line), more...)
+	}
+	if err != nil {
+		if strings.HasSuffix(path, ".zstd") {
+			return nil, key, logErr(path, 1, ErrHeader, "the first zstd frame is missing, unreadable or has no whole line")
+		}
+		return nil, key, logErr(path, 1, ErrHeader, "no complete header line")
+	}
+	return line[:len(line)-1], key, nil
+}
+
+// readAll reads the file's bytes [from, size).
+func readAll(f *os.File, from, size int64) ([]byte, error) {
+	buf := make([]byte, max(size-from, 0))
+	n, err := f.ReadAt(buf, from)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// appendOnly reports whether the file still holds mark just before
+// offset, so bytes past offset can be read as an append.
+func appendOnly(f *os.File, offset int64, mark []byte) bool {
+	if offset < int64(len(mark)) {
+		return false
+	}
+	got := make([]byte, len(mark))
+	n, _ := f.ReadAt(got, offset-int64(len(mark)))
+	return n == len(mark) && bytes.Equal(got, mark)
+}
+
+// changed reports whether the open file's key is no longer key.
+func changed(f *os.File, key fileKey) bool {
+	fi, err := f.Stat()
+	return err != nil || fileKeyOf(fi) != key
+}
+
+// retry waits a little before reading a file that changed while read.
+func retry(ctx context.Context, attempt int) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Duration(attempt+1) * 5 * time.Millisecond):
+		return nil
+	}
+}
+
+// load returns the parsed log, re-reading only what changed: a file that
+// grew (same file, the bytes before the last stop unchanged) is decoded
+// from there, anything else in full. A file that changes while it is read
+// is read again.
+func (s *Store) load(ctx context.Context, path string) (*parsed, error) {
+	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return nil, ioErr(path, err)
+		}
+		key, err := s.statKey(path)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		c := s.logs.get(path)
+		s.mu.Unlock()
+		if c != nil && c.key == key {
+			return c.p, nil
+		}
+		p, key, err := s.parseFile(ctx, path, c)
+		if errors.Is(err, errChanged) && attempt < 5 {
+			if err := retry(ctx, attempt); err != nil {
+				return nil, ioErr(path, err)
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.logs.put(path, key, p)
+		s.mu.Unlock()
+		return p, nil
+	}
+}
+
+var errChanged = errors.New("the file changed while it was read")
+
+// parseFile opens and decodes the log, from where c stopped when the file
+// only grew since.
+func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parsed, fileKey, error) {
+	f, key, err := s.openLog(path)
+	if err != nil {
+		return nil, key, err
+	}
+	defer f.Close()
+	if key.size > s.maxLogBytes {
+		return nil, key, logErr(path, 0, ErrTooLarge, "%d bytes on disk, over the cap of %d", key.size, s.maxLogBytes)
+	}
+	grew := c != nil && c.key.sameFile(key) && key.size >= c.key.size && c.p.err == nil && !c.p.stopped &&
+		appendOnly(f, c.p.committed, c.p.mark)
+	var p *parsed
+	base := int64(0)
+	if grew {
+		cp := &parsed{path: c.p.path, zstd: c.p.zstd, head: c.p.head, warnings: c.p.warnings,
+			events: c.p.events.clipped(), committed: c.p.committed, mark: c.p.mark,
+			decoded: c.p.decoded, line: c.p.line}
+		p, base = cp, c.p.committed
+	}
+	data, err := readAll(f, base, key.size)
+	if err != nil {
+		return nil, key, ioErr(path, err)
+	}
+	if changed(f, key) {
+		return nil, key, errChanged
+	}
+	if p == nil {
+		p = &parsed{path: path, zstd: strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(data, zstdMagic)}
+	}
+	if err := p.feed(feeder{ctx: ctx, cap: s.maxLogBytes}, data, base); err != nil {
+		if errors.Is(err, errTooLarge) {
+			return nil, key, logErr(path, 0, ErrTooLarge, "decodes to more than the cap of %d bytes", s.maxLogBytes)
+		}
+		return nil, key, ioErr(path, err)
+	}
+	return p, key, nil
+}
+
+// title returns the log's last session/title record, scanning only what
+// was not scanned before.
+func (s *Store) title(ctx context.Context, path string) (*sessionref.Title, error) {
+	for attempt := 0; ; attempt++ {
+		key, err := s.statKey(path)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		e := s.titles[path]
+		s.mu.Unlock()
+		if e != nil && e.key == key {
+			return e.result()
+		}
+		ne, err := s.scanTitle(ctx, path, e)
+		if errors.Is(err, errChanged) && attempt < 5 {
+			if err := retry(ctx, attempt); err != nil {
+				return nil, ioErr(path, err)
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		s.titles[path] = ne
+		s.mu.Unlock()
+		return ne.result()
+	}
+}
+
+func (e *titleEntry) result() (*sessionref.Title, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
+	if e.tail != nil {
+		return e.tail, nil
+	}
+	return e.title, nil
+}
+
+// scanTitle scans the log for title records, from where prev stopped
+// when the file only grew since. Cancellation and a file changing under
+// the scan are returned; what is wrong with the log is kept in the entry.
+func (s *Store) scanTitle(ctx context.Context, path string, prev *titleEntry) (*titleEntry, error) {
+	f, key, err := s.openLog(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	e := &titleEntry{key: key}
+	if prev != nil && prev.err == nil && prev.key.sameFile(key) && key.size >= prev.key.size &&
+		appendOnly(f, prev.committed, prev.mark) {
+		e.committed, e.mark, e.title, e.decoded = prev.committed, prev.mark, prev.title, prev.decoded
+	}
+	sc := &titleScan{}
+	sc.title = e.title
+	isZstd := strings.HasSuffix(path, ".zstd")
+	if key.size > s.maxLogBytes {
+		e.err = logErr(path, 0, ErrTooLarge, "%d bytes on disk, over the cap of %d", key.size, s.maxLogBytes)
+		return e, nil
+	}
+	if isZstd {
+		err = s.scanTitleZstd(ctx, f, e, sc)
+	} else {
+		err = scanTitleRaw(ctx, f, e, sc)
+	}
+	if err == nil && changed(f, key) {
+		err = errChanged
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, errChanged):
+		return nil, err
+	case ctx.Err() != nil:
+		return nil, ioErr(path, ctx.Err())
+	case errors.Is(err, errTooLarge):
+		e.err = logErr(path, 0, ErrTooLarge, "decodes to more than the cap of %d bytes", s.maxLogBytes)
+	default:
+		e.err = logErr(path, 0, ErrCorrupt, "%v", err)
+	}
+	e.title = sc.title
+	return e, nil
+}
+
+// scanTitleRaw streams a raw log from e.committed to its end.
+func scanTitleRaw(ctx context.Context, f *os.File, e *titleEntry, sc *titleScan) error {
+	buf := make([]byte, 256<<10)
+	off, lastNL := e.committed, e.committed-1
+	for off < e.key.size {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), e.key.size-off)], off)
+		if n > 0 {
+			chunk := buf[:n]
+			sc.write(chunk)
+			if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+				lastNL = off + int64(i)
+			}
+			off += int64(n)
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if n == 0 {
+			break
+		}
+	}
+	e.committed = lastNL + 1
+	if e.committed > 0 {
+		e.mark, _ = readAll(f, max(0, e.committed-markLen), e.committed)
+	}
+	return nil
+}
+
+// scanTitleZstd decodes a zstd log's frames from e.committed on, streamed
+// through the scanner, the decoded bytes counted against the cap.
+func (s *Store) scanTitleZstd(ctx context.Context, f *os.File, e *titleEntry, sc *titleScan) error {
+	data, err := readAll(f, e.committed, e.key.size)
+	if err != nil {
+		return err
+	}
+	bud := &budget{used: e.decoded, cap: s.maxLogBytes}
+	stop := ctx.Err
+	committedUsed := bud.used
+	end, err := walkFrames(data, func(fr frame, b []byte) error {
+		if !fr.complete {
+			tsc := &titleScan{}
+			err := decodeFrame(fr, b, bud, stop, func(p []byte) error { tsc.write(p); return nil })
+			e.tail = tsc.title
+			return err
+		}
+		err := decodeFrame(fr, b, bud, stop, func(p []byte) error { sc.write(p); return nil })
+		committedUsed = bud.used
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	e.decoded = committedUsed
+	if end > 0 {
+		e.mark = bytes.Clone(data[max(0, end-markLen):end])
+		e.committed += int64(end)
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package dshlog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// zstdMagic opens every zstd frame.
+var zstdMagic = []byte{0x28, 0xB5, 0x2F, 0xFD}
+
+// frame is one zstd frame found at the start of some bytes.
+type frame struct {
+	n         int  // its length in bytes, when complete
+	complete  bool // false: the bytes end inside it (torn, or being written)
+	skippable bool // a skippable frame: no content, passed over
+	hdr       zstd.Header
+}
+
+// nextFrame finds the zstd frame at the start of b: zstd.Header reads the
+// frame header, the block headers are walked to find where it ends.
+func nextFrame(b []byte) (frame, error) {
+	var f frame
+	if err := f.hdr.Decode(b); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) && (len(b) >= 4 || bytes.HasPrefix(zstdMagic, b) ||
+			(len(b) > 0 && b[0]&0xF0 == 0x50 && bytes.HasPrefix([]byte{0x2A, 0x4D, 0x18}, b[1:]))) {
+			return frame{}, nil // a frame header still being written
+		}
+		return f, err
+	}
+	if f.hdr.Skippable {
+		f.skippable = true
+		f.n = f.hdr.HeaderSize + int(f.hdr.SkippableSize)
+		f.complete = f.n <= len(b)
+		return f, nil
+	}
+	pos := f.hdr.HeaderSize
+	for {
+		if pos+3 > len(b) {
+			return f, nil
+		}
+		h := uint32(b[pos]) | uint32(b[pos+1])<<8 | uint32(b[pos+2])<<16
+		pos += 3
+		last, typ, size := h&1 == 1, (h>>1)&3, int(h>>3)
+		switch typ {
+		case 1: // RLE: one byte on disk
+			pos++
+		case 3:
+			return f, errors.New("reserved block type")
+		default:
+			pos += size
+		}
+		if pos > len(b) {
+			return f, nil
+		}
+		if last {
+			break
+		}
+	}
+	if f.hdr.HasCheckSum {
+		pos += 4
+	}
+	if pos > len(b) {
+		return f, nil
+	}
+	f.n, f.complete = pos, true
+	return f, nil
+}
+
+// decoders are streaming zstd decoders: one frame at a time, blocks
+// decoded as their output is read, never a whole frame materialised by
+// the library. The window is bounded so a damaged header cannot ask for
+// gigabytes.
+var decoders = sync.Pool{New: func() any {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(64<<20), zstd.WithDecoderMaxMemory(64<<20))
+	if err != nil {
+		panic(err) // only invalid options fail
+	}
+	return d
+}}
+
+// errTooLarge is returned by a budget that ran out.
+var errTooLarge = errors.New("decoded size over the cap")
+
+// budget counts decoded bytes against a cap shared by every frame of one
+// log (the torn last frame too).
+type budget struct {
+	used, cap int64
+}
+
+func (b *budget) take(n int) error {
+	b.used += int64(n)
+	if b.used > b.cap {
+		return errTooLarge
+	}
+	return nil
+}
+
+// decodeFrame streams the decoded bytes of one frame to emit in pieces,
+// counting them against bud. A frame whose header declares more content
+// than is left of the cap is refused before decoding. For a torn frame
+// (complete=false) the bytes decoded before the cut are emitted and the
+// decoder's complaint about the cut is not an error.
+func decodeFrame(fr frame, data []byte, bud *budget, stop func() error, emit func([]byte) error) error {
+	if fr.hdr.HasFCS && int64(fr.hdr.FrameContentSize) > bud.cap-bud.used {
+		return errTooLarge
+	}
+	d := decoders.Get().(*zstd.Decoder)
+	defer decoders.Put(d)
+	if err := d.Reset(bytes.NewReader(data)); err != nil {
+		return err
+	}
+	defer d.Reset(nil)
+	buf := make([]byte, 64<<10)
+	for {
+		if err := stop(); err != nil {
+			return err
+		}
+		n, err := d.Read(buf)
+		if n > 0 {
+			if berr := bud.take(n); berr != nil {
+				return berr
+			}
+			if eerr := emit(buf[:n]); eerr != nil {
+				return eerr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if !fr.complete {
+				return nil // the cut: what came before it is all there is
+			}
+			return err
+		}
+	}
+}
+
+// walkFrames calls onFrame for each frame of b in order, stopping at the
+// first incomplete one (passed with complete=false), and returns the
+// offset after the last complete frame. Skippable frames are passed over.
+func walkFrames(b []byte, onFrame func(fr frame, data []byte) error) (committed int, err error) {
+	for committed < len(b) {
+		fr, ferr := nextFrame(b[committed:])
+		if ferr != nil {
+			return committed, fmt.Errorf("frame at byte %d: %v", committed, ferr)
+		}
+		if !fr.complete {
+			if fr.skippable || fr.hdr.HeaderSize == 0 {
+				return committed, nil // nothing to decode yet
+			}
+			return committed, onFrame(fr, b[committed:])
+		}
+		if !fr.skippable {
+			if err := onFrame(fr, b[committed:committed+fr.n]); err != nil {
+				return committed, err
+			}
+		}
+		committed += fr.n
+	}
+	return committed, nil
+}
