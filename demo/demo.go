@@ -416,7 +416,7 @@ func (m *Model) rebuild() {
 				seq = *ev.Seq
 			}
 			c, ok := m.cards[seq]
-			cardOpts := []card.Option{card.WithMaxHeight(1 << 20)}
+			cardOpts := []card.Option{card.WithHeight(1 << 20)}
 			switch {
 			case m.opts.Plain:
 				cardOpts = append(cardOpts, card.WithStyles(card.PlainStyles()))

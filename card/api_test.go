@@ -1,0 +1,174 @@
+package card
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+var _ help.KeyMap = KeyMap{}
+
+func longCard(opts ...Option) Model {
+	var turns []string
+	for i := range 30 {
+		turns = append(turns, strings.Repeat("word ", 10+i))
+	}
+	return New(messageOf(snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789abc", "long", turns...)), append([]Option{WithStyles(PlainStyles())}, opts...)...)
+}
+
+func TestKeysEnabledByState(t *testing.T) {
+	c := longCard(WithHeight(10))
+	k := c.KeyMap()
+	if !k.Toggle.Enabled() || k.ScrollUp.Enabled() || k.ScrollDown.Enabled() {
+		t.Fatal("collapsed: only Toggle should be enabled")
+	}
+	c.Toggle()
+	if k := c.KeyMap(); !k.ScrollUp.Enabled() || !k.ScrollDown.Enabled() {
+		t.Fatal("expanded and taller than its height: scrolling should be enabled")
+	}
+	c.SetHeight(1000)
+	if k := c.KeyMap(); k.ScrollUp.Enabled() || k.ScrollDown.Enabled() || c.Scrollable() {
+		t.Fatal("expanded but fits: scrolling should be disabled")
+	}
+	bad := FromEvent(sessionref.Event{Type: sessionref.EventUserMessage, Source: sessionref.Source{Kind: sessionref.SourceSessionReference}})
+	if bad.KeyMap().Toggle.Enabled() {
+		t.Fatal("a card that could not be read cannot expand")
+	}
+	bad, _ = bad.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	if bad.Expanded() {
+		t.Fatal("malformed card expanded")
+	}
+	// Help shows only what is enabled.
+	h := help.New()
+	c.SetHeight(10)
+	if v := h.ShortHelpView(c.KeyMap().ShortHelp()); !strings.Contains(v, "shift+↓") {
+		t.Fatalf("help while scrollable: %q", v)
+	}
+	c.Toggle()
+	if v := h.ShortHelpView(c.KeyMap().ShortHelp()); strings.Contains(v, "shift+↓") || !strings.Contains(v, "ctrl+o") {
+		t.Fatalf("help while collapsed: %q", v)
+	}
+}
+
+func TestUpdateHandlesItsKeys(t *testing.T) {
+	keys := DefaultKeyMap()
+	keys.Toggle = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
+	keys.ScrollDown = key.NewBinding(key.WithKeys("j"), key.WithHelp("j", "down"))
+	keys.ScrollUp = key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "up"))
+	c := longCard(WithHeight(8))
+	c.SetKeyMap(keys)
+	c, _ = c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	if c.Expanded() {
+		t.Fatal("the default toggle still works after SetKeyMap")
+	}
+	c, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if !c.Expanded() || cmd == nil || !cmd().(ToggledMsg).Expanded {
+		t.Fatal("rebound toggle did not expand")
+	}
+	if v := ansi.Strip(c.View()); !strings.Contains(v, "k/j or wheel to scroll") {
+		t.Fatalf("scroll hint does not follow the KeyMap:\n%s", v)
+	}
+	top := c.vp.YOffset()
+	c, _ = c.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	if c.vp.YOffset() != top+1 {
+		t.Fatal("j did not scroll down")
+	}
+	c, _ = c.Update(tea.KeyPressMsg{Code: 'k', Text: "k"})
+	if c.vp.YOffset() != top {
+		t.Fatal("k did not scroll up")
+	}
+}
+
+// TestSetHeight: an expanded card never takes more lines than its
+// height, header and scroll line included, and Height says what View
+// draws.
+func TestSetHeight(t *testing.T) {
+	c := longCard(WithWidth(60))
+	c.Toggle()
+	for _, h := range []int{1, 3, 5, 12, 40, 1000} {
+		c.SetHeight(h)
+		v := c.View()
+		requireFits(t, v, 60, c.Height())
+		if c.Height() > max(h, minHeight) {
+			t.Fatalf("SetHeight(%d): %d lines", h, c.Height())
+		}
+	}
+	c.Toggle()
+	if c.Height() != 2 {
+		t.Fatalf("collapsed: %d lines", c.Height())
+	}
+}
+
+func TestHitTest(t *testing.T) {
+	// Three cards in a transcript: lines 2-3, 10-17, 30-31.
+	spans := []Span{{Top: 2, Height: 2}, {Top: 10, Height: 8}, {Top: 30, Height: 2}}
+	for _, c := range []struct {
+		top, offset, y int
+		index, line    int
+		ok             bool
+	}{
+		{top: 1, offset: 0, y: 3, index: 0, line: 0, ok: true},  // row 2
+		{top: 1, offset: 0, y: 4, index: 0, line: 1, ok: true},  // row 3
+		{top: 1, offset: 0, y: 5, ok: false},                    // row 4: between cards
+		{top: 1, offset: 9, y: 1, ok: false},                    // row 9
+		{top: 1, offset: 9, y: 2, index: 1, line: 0, ok: true},  // row 10
+		{top: 1, offset: 9, y: 9, index: 1, line: 7, ok: true},  // row 17
+		{top: 1, offset: 9, y: 10, ok: false},                   // row 18
+		{top: 1, offset: 25, y: 7, index: 2, line: 1, ok: true}, // row 31
+		{top: 1, offset: 25, y: 8, ok: false},                   // past the end
+		{top: 5, offset: 0, y: 4, ok: false},                    // above the transcript
+	} {
+		i, line, ok := HitTest(spans, c.top, c.offset, c.y)
+		if ok != c.ok || ok && (i != c.index || line != c.line) {
+			t.Errorf("HitTest(top %d, offset %d, y %d) = %d, %d, %v; want %d, %d, %v", c.top, c.offset, c.y, i, line, ok, c.index, c.line, c.ok)
+		}
+	}
+	if _, _, ok := HitTest(nil, 0, 0, 0); ok {
+		t.Fatal("hit with no cards")
+	}
+}
+
+// TestTitlesBesideLabels is the regression for a pasted mention's label
+// replacing the session's real title: the card shows both when they
+// differ, collapsed and expanded, and only the label when they agree or
+// the title is unknown.
+func TestTitlesBesideLabels(t *testing.T) {
+	msg := messageOf(snapshot("s1", "my pasted label", "hi"), snapshot("s2", "Same title", "hi"), snapshot("s3", "gone", "hi"))
+	titles := map[string]string{"s1": "The real title", "s2": "Same title"}
+	c := New(msg, WithStyles(PlainStyles()), WithWidth(160), WithHeight(100))
+	if v := ansi.Strip(c.View()); strings.Contains(v, "The real title") {
+		t.Fatal("a title with no TitleFunc")
+	}
+	if got := c.SessionIDs(); strings.Join(got, ",") != "s1,s2,s3" {
+		t.Fatalf("SessionIDs = %v", got)
+	}
+	c.SetTitles(func(id string) (string, bool) { t, ok := titles[id]; return t, ok })
+	v := ansi.Strip(c.View())
+	if !strings.Contains(v, "@my pasted label (title: The real title)") {
+		t.Fatalf("collapsed card hides the real title:\n%s", v)
+	}
+	if strings.Contains(v, "(title: Same title)") || strings.Contains(v, "@gone (") {
+		t.Fatalf("title shown where it says nothing new:\n%s", v)
+	}
+	c.Toggle()
+	v = ansi.Strip(c.View())
+	if strings.Count(v, "(title: The real title)") != 2 {
+		t.Fatalf("expanded card should show the title in the header and above the conversation:\n%s", v)
+	}
+	// A title that changes later reaches an expanded card.
+	titles["s1"] = "Renamed \x1b[2J"
+	c.SetTitles(func(id string) (string, bool) { t, ok := titles[id]; return t, ok })
+	v = c.View()
+	if why := terminalSafe(v); why != "" {
+		t.Fatal(why)
+	}
+	if strings.Count(ansi.Strip(v), `(title: Renamed \x1B[2J)`) != 2 {
+		t.Fatalf("renamed title not shown:\n%s", ansi.Strip(v))
+	}
+}

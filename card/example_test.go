@@ -1,0 +1,54 @@
+package card_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/card"
+	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// A host builds a card from the context message it sent (or from the
+// stored event with FromEvent), tells it the sessions' current titles,
+// and hands it the keys and clicks meant for it.
+func Example() {
+	store := fakestore.New()
+	store.Create("parser-fix", nil, fakestore.DefaultNow)
+	store.SetTitle("parser-fix", "Fix the session parser")
+	store.AppendUser("parser-fix", "Why does the parser fail on empty input?")
+	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
+	label := "that parser thing"
+	prepared, _ := resolver.Prepare(context.Background(), sessionref.Target{ID: "current"}, nil,
+		[]sessionref.Reference{{SessionID: "parser-fix", Label: &label}})
+
+	titles := map[string]string{"parser-fix": "Fix the session parser"} // read with SessionQuery.ReadTitles
+	c := card.New(prepared.Context,
+		card.WithStyles(card.PlainStyles()),
+		card.WithWidth(60),
+		card.WithTitles(func(id string) (string, bool) { t, ok := titles[id]; return t, ok }))
+	fmt.Println(strip(c.View()))
+
+	c, _ = c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}) // the card's Toggle key
+	fmt.Println(strip(c.View()))
+	// Output:
+	// │ ▸ Referenced 1 session: @that parser thing (title: Fix th…
+	// │   parser-fix 1/1 kept
+	// │ ▾ Referenced 1 session: @that parser thing (title: Fix th…
+	// │ ── @that parser thing (title: Fix the session parser) · p…
+	// │    1 of 1 messages kept · 0 omitted (0 B)
+	// │ You:
+	// │   Why does the parser fail on empty input?
+}
+
+func strip(s string) string {
+	lines := strings.Split(ansi.Strip(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}

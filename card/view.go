@@ -1,0 +1,172 @@
+package card
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// minWidth is the narrowest a card is laid out.
+const minWidth = 10
+
+// inner is the width inside the frame.
+func (m Model) inner() int {
+	return max(m.width-m.styles.Frame.GetHorizontalFrameSize(), 1)
+}
+
+// Height is the number of lines View returns: 1 for a card that could
+// not be read, 2 collapsed, and expanded at most the height cap.
+func (m Model) Height() int {
+	switch {
+	case m.malformed != nil:
+		return 1 + m.styles.Frame.GetVerticalFrameSize()
+	case !m.expanded:
+		return 2 + m.styles.Frame.GetVerticalFrameSize()
+	}
+	h := 1 + m.vp.Height()
+	if m.Scrollable() {
+		h++
+	}
+	return h + m.styles.Frame.GetVerticalFrameSize()
+}
+
+// View renders the card: collapsed, a header and a capture summary;
+// expanded, the header and the conversations, scrollable within the
+// card's height. No line is wider than the card's width.
+func (m Model) View() string {
+	st := m.styles
+	inner := m.inner()
+	if m.malformed != nil {
+		return st.Frame.Render(fit(st.Warning.Render("⚠ referenced-session context that could not be read"), inner))
+	}
+	lines := []string{fit(m.header(), inner)}
+	if !m.expanded {
+		lines = append(lines, fit(m.summary(), inner))
+		return st.Frame.Render(strings.Join(lines, "\n"))
+	}
+	lines = append(lines, m.vp.View())
+	if m.Scrollable() {
+		lines = append(lines, fit(st.Meta.Render(m.scrollHint()), inner))
+	}
+	return st.Frame.Render(strings.Join(lines, "\n"))
+}
+
+// scrollHint is the scroll line of an expanded card, with the keys the
+// KeyMap says.
+func (m Model) scrollHint() string {
+	s := fmt.Sprintf("── %d%% · ", int(m.vp.ScrollPercent()*100))
+	up, down := m.keys.ScrollUp.Help().Key, m.keys.ScrollDown.Help().Key
+	switch {
+	case up != "" && down != "":
+		s += up + "/" + down + " or "
+	case up+down != "":
+		s += up + down + " or "
+	}
+	return s + "wheel to scroll"
+}
+
+func (m Model) header() string {
+	st := m.styles
+	n := len(m.record.References)
+	glyph := "▸"
+	if m.expanded {
+		glyph = "▾"
+	}
+	noun := "sessions"
+	if n == 1 {
+		noun = "session"
+	}
+	labels := make([]string, 0, n)
+	for _, r := range m.record.References {
+		labels = append(labels, m.labelOf(r.SessionID, r.Label))
+	}
+	return st.Title.Render(fmt.Sprintf("%s Referenced %d %s:", glyph, n, noun)) + " " + strings.Join(labels, st.Meta.Render(" · "))
+}
+
+// labelOf renders "@label" and, when the host told the card the
+// session's current title and it differs from the label the message
+// used, the title beside it.
+func (m Model) labelOf(id, label string) string {
+	st := m.styles
+	out := st.Label.Render("@" + textutil.Inline(label))
+	if m.titles == nil {
+		return out
+	}
+	if title, ok := m.titles(id); ok && title != label {
+		out += st.Meta.Render(" (title: ") + textutil.Inline(title) + st.Meta.Render(")")
+	}
+	return out
+}
+
+// summary is the per-source capture line: short id, kept of total,
+// omitted messages and bytes, and the flags.
+func (m Model) summary() string {
+	st := m.styles
+	parts := make([]string, 0, len(m.record.References))
+	for _, r := range m.record.References {
+		s := textutil.ShortID(r.SessionID) + " " + fmt.Sprintf("%d/%d kept", r.RetainedMessages, r.OriginalMessages)
+		if r.OmittedMessages > 0 || r.OmittedBytes > 0 {
+			s += fmt.Sprintf(", %d omitted (%s)", r.OmittedMessages, textutil.Bytes(r.OmittedBytes))
+		}
+		var flags []string
+		if r.Compacted {
+			flags = append(flags, "compacted")
+		}
+		if r.Truncated {
+			flags = append(flags, "truncated")
+		}
+		out := st.Meta.Render(s)
+		if len(flags) > 0 {
+			out += st.Meta.Render(", ") + st.Flag.Render(strings.Join(flags, ", "))
+		}
+		parts = append(parts, out)
+	}
+	return "  " + strings.Join(parts, st.Meta.Render(" │ "))
+}
+
+// renderBody renders the conversations into the viewport, once per
+// width, styles and titles.
+func (m *Model) renderBody() {
+	inner := m.inner()
+	if m.bodyW == inner {
+		return
+	}
+	m.bodyW = inner
+	st := m.styles
+	md, _ := newMarkdownRenderer(st.Markdown, max(inner-2, 1))
+	var lines []string
+	add := func(s string) { lines = append(lines, fitLines(s, inner)...) }
+	for i, s := range m.snaps {
+		rec := m.record.References[i]
+		cwd := "(no cwd)"
+		if s.Cwd != nil {
+			cwd = textutil.Inline(*s.Cwd)
+		}
+		add(fit(st.Meta.Render("── ")+m.labelOf(s.SessionID, s.Label)+st.Meta.Render(" · "+textutil.Inline(s.SessionID)+" · "+cwd), inner))
+		add(st.Meta.Render(fmt.Sprintf("   %d of %d messages kept · %d omitted (%s)", rec.RetainedMessages, rec.OriginalMessages, rec.OmittedMessages, textutil.Bytes(rec.OmittedBytes))))
+		for _, turn := range s.Conversation {
+			role := "You"
+			if turn.Role == sessionref.RoleAssistant {
+				role = "Assistant"
+			}
+			add(st.Role.Render(role + ":"))
+			add(md.render(turn.Text))
+		}
+	}
+	m.vp.SetWidth(inner)
+	m.vp.SetContentLines(lines)
+	m.vp.GotoTop()
+}
+
+// fitLines splits s into lines and hard-wraps any line wider than w
+// cells, so the viewport never has to wrap (which would make the card
+// taller than it says).
+func fitLines(s string, w int) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, wrap(l, w)...)
+	}
+	return out
+}

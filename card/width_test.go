@@ -1,0 +1,58 @@
+package card
+
+import (
+	"strings"
+	"testing"
+)
+
+// wide is text whose width is easy to get wrong: keycaps, emoji ZWJ
+// sequences, flags, CJK, combining marks, and emoji with a variation
+// selector.
+var wide = []string{
+	strings.Repeat("1️⃣", 40),
+	strings.Repeat("👩‍👩‍👧 ", 30),
+	strings.Repeat("🇯🇵🇫🇷", 30),
+	strings.Repeat("重构日志模块", 20),
+	strings.Repeat("e\u0301a\u0308", 40),
+	strings.Repeat("☺️❤️", 30),
+	"mixed 1️⃣2️⃣ 👩‍👩‍👧 🇯🇵 重构 café e\u0301 #️⃣ *️⃣ " + strings.Repeat("x", 200),
+}
+
+// TestNoLineWiderThanTheCard puts the hard text everywhere the card
+// prints untrusted text (label, title, id, cwd, conversation) and checks
+// every line of the collapsed and expanded card at many widths.
+func TestNoLineWiderThanTheCard(t *testing.T) {
+	for _, text := range wide {
+		cwd := "/home/" + text
+		snap := snapshot(text, text, text, "**"+text+"**\n\n- "+text+"\n\n```\n"+text+"\n```")
+		snap.Cwd = &cwd
+		msg := messageOf(snap, snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789abc", "plain", "hello"))
+		titles := func(string) (string, bool) { return "title " + text, true }
+		for _, st := range []Styles{DefaultStyles(true), PlainStyles()} {
+			for w := 10; w <= 120; w += 7 {
+				c := New(msg, WithStyles(st), WithWidth(w), WithHeight(400), WithTitles(titles))
+				requireFits(t, c.View(), w, c.Height())
+				c.Toggle()
+				requireFits(t, c.View(), w, c.Height())
+			}
+		}
+	}
+}
+
+// TestFitCorrectsUndercountedGraphemes: x/ansi's Truncate counts a keycap
+// as one cell while textutil.Width counts two; fit still keeps to w.
+func TestFitCorrectsUndercountedGraphemes(t *testing.T) {
+	s := strings.Repeat("1️⃣", 20)
+	for w := 1; w <= 30; w++ {
+		if got := fit(s, w); widthOf(got) != w {
+			t.Fatalf("fit(keycaps, %d) is %d cells: %q", w, widthOf(got), got)
+		}
+		for _, l := range wrap(s, w) {
+			if widthOf(l) > max(w, 2) {
+				t.Fatalf("wrap(keycaps, %d) has a %d-cell line", w, widthOf(l))
+			}
+		}
+	}
+}
+
+func widthOf(s string) int { w, _ := widest(s); return w }
