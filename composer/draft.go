@@ -5,7 +5,6 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/rivo/uniseg"
 
 	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
@@ -44,32 +43,39 @@ func (a atom) isNewline() bool { return a.tok == nil && a.text == "\n" }
 // and capped.
 func (t *Token) chip() string {
 	label := textutil.Inline(t.Reference.LabelOrID())
-	if ansi.StringWidth(label) > maxChipLabel {
-		label = ansi.Truncate(label, maxChipLabel, "…")
+	if textutil.Width(label) > maxChipLabel {
+		label = strings.TrimRight(fit(label, maxChipLabel), " ")
 	}
 	return "@" + label
 }
 
-func tokenAtom(t *Token) atom { return atom{tok: t, w: ansi.StringWidth(t.chip())} }
+func tokenAtom(t *Token) atom { return atom{tok: t, w: textutil.Width(t.chip())} }
 
-// textAtoms splits s into grapheme clusters. Tabs become four spaces and
-// CR LF becomes LF so what is shown is what is sent.
+// shown is how a text atom appears on screen: through the one sanitiser
+// every view uses, so a control or format character is kept in the draft
+// but shown escaped. Its width is measured on this form.
+func (a atom) shown() string { return textutil.Inline(a.text) }
+
+// textAtoms splits s into grapheme clusters, segmented as x/ansi (and so
+// lipgloss) segments them, so the sum of the atoms' widths is the width
+// the line is measured at. Tabs become four spaces and CR LF becomes LF
+// so what is shown is what is sent.
 func textAtoms(s string) []atom {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.ReplaceAll(s, "\t", "    ")
 	out := make([]atom, 0, len(s))
-	g := uniseg.NewGraphemes(s)
-	for g.Next() {
-		c := g.Str()
-		w := g.Width()
-		if c == "\n" {
-			w = 0
-		} else if c[0] < 0x20 || c[0] == 0x7f {
-			// A control character is kept in the text but shown escaped.
-			w = ansi.StringWidth(textutil.Inline(c))
+	for s != "" {
+		c, _ := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+		if c == "" { // never, but a stuck loop would be worse
+			c = s[:1]
 		}
-		out = append(out, atom{text: c, w: w, space: isSpaceText(c)})
+		s = s[len(c):]
+		a := atom{text: c, space: isSpaceText(c)}
+		if c != "\n" {
+			a.w = textutil.Width(a.shown())
+		}
+		out = append(out, a)
 	}
 	return out
 }
@@ -161,7 +167,9 @@ type line struct{ start, end int }
 
 // wrap lays atoms out in lines of at most width cells, breaking after
 // spaces when it can and inside a word only when a word is wider than a
-// line.
+// line. An atom wider than a whole line (a long chip, an escaped
+// sequence in a narrow editor) sits alone on its line and is drawn cut to
+// the width, so it counts as width cells (see cells).
 func wrap(atoms []atom, width int) []line {
 	width = max(width, 1)
 	var lines []line
@@ -173,18 +181,19 @@ func wrap(atoms []atom, width int) []line {
 			start, col, brk = i+1, 0, -1
 			continue
 		}
-		for col > 0 && col+a.w > width {
+		w := min(a.w, width)
+		for col > 0 && col+w > width {
 			if brk > start && brk <= i {
 				lines = append(lines, line{start, brk})
 				start = brk
-				col = widthOf(atoms[start:i])
+				col = cells(atoms[start:i], width)
 			} else {
 				lines = append(lines, line{start, i})
 				start, col = i, 0
 			}
 			brk = -1
 		}
-		col += a.w
+		col += w
 		if a.isSpace() {
 			brk = i + 1
 		}
@@ -192,10 +201,11 @@ func wrap(atoms []atom, width int) []line {
 	return append(lines, line{start, len(atoms)})
 }
 
-func widthOf(atoms []atom) int {
+// cells is the width the atoms take on a line of width cells.
+func cells(atoms []atom, width int) int {
 	w := 0
 	for _, a := range atoms {
-		w += a.w
+		w += min(a.w, width)
 	}
 	return w
 }
@@ -216,14 +226,15 @@ func lineOf(lines []line, i int) int {
 }
 
 // indexAtCol returns the cursor position on line l closest to column col
-// without passing it.
-func indexAtCol(atoms []atom, l line, col int) int {
+// without passing it, on a line of width cells.
+func indexAtCol(atoms []atom, l line, col, width int) int {
 	c := 0
 	for i := l.start; i < l.end; i++ {
-		if c+atoms[i].w > col {
+		w := min(atoms[i].w, width)
+		if c+w > col {
 			return i
 		}
-		c += atoms[i].w
+		c += w
 	}
 	return l.end
 }

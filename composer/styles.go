@@ -1,33 +1,57 @@
 package composer
 
-import "charm.land/lipgloss/v2"
+import (
+	"charm.land/lipgloss/v2"
 
-// Styles is how the composer draws. A token reads as "@label" without
-// colour; colour only adds to it.
+	"github.com/dshkit/mentions/internal/theme"
+)
+
+// Styles is how the composer draws. Meaning never rests on colour alone:
+// a token reads as "@label", an error starts with "✗" and a problem is
+// said in words, so [PlainStyles] loses nothing.
 type Styles struct {
 	Prompt      lipgloss.Style
 	Text        lipgloss.Style
 	Placeholder lipgloss.Style
-	Cursor      lipgloss.Style
-	Token       lipgloss.Style
-	Footer      lipgloss.Style
-	Error       lipgloss.Style
-	Busy        lipgloss.Style
+	// Cursor draws the virtual cursor (see [Model.SetVirtualCursor]).
+	Cursor lipgloss.Style
+	Token  lipgloss.Style
+	// Footer is the hint line under the draft.
+	Footer lipgloss.Style
+	// Warning is a problem with the draft the footer points out before
+	// sending (too many sessions, nothing to pick).
+	Warning lipgloss.Style
+	// Error is a failed submit.
+	Error lipgloss.Style
+	// Busy is the line shown while a submit is preparing.
+	Busy lipgloss.Style
 }
 
 // DefaultStyles returns styles for a dark or light terminal background.
-func DefaultStyles(isDark bool) Styles {
-	ld := lipgloss.LightDark(isDark)
-	accent := ld(lipgloss.Color("#5A3FC0"), lipgloss.Color("#A28CFF"))
-	dim := ld(lipgloss.Color("#6B6B6B"), lipgloss.Color("#8A8A8A"))
-	return Styles{
-		Prompt:      lipgloss.NewStyle().Foreground(accent).Bold(true),
-		Text:        lipgloss.NewStyle(),
-		Placeholder: lipgloss.NewStyle().Foreground(dim),
-		Cursor:      lipgloss.NewStyle().Reverse(true),
-		Token:       lipgloss.NewStyle().Foreground(accent).Background(ld(lipgloss.Color("#ECE8FF"), lipgloss.Color("#2A2350"))).Bold(true),
-		Footer:      lipgloss.NewStyle().Foreground(dim),
-		Error:       lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#B00020"), lipgloss.Color("#FF6B6B"))),
-		Busy:        lipgloss.NewStyle().Foreground(accent).Italic(true),
+func DefaultStyles(isDark bool) Styles { return stylesFrom(theme.Default(isDark)) }
+
+// PlainStyles returns styles without colour: only bold, underline,
+// italic, faint and reverse, for NO_COLOR and monochrome terminals.
+func PlainStyles() Styles { return stylesFrom(theme.Plain()) }
+
+func stylesFrom(p theme.Palette) Styles {
+	s := lipgloss.NewStyle()
+	st := Styles{
+		Prompt:      s.Foreground(p.Accent).Bold(true),
+		Text:        s,
+		Placeholder: s.Foreground(p.Dim),
+		Cursor:      s.Reverse(true),
+		Token:       s.Foreground(p.Accent).Background(p.TokenBg).Bold(true),
+		Footer:      s.Foreground(p.Dim),
+		Warning:     s.Foreground(p.Warn).Bold(true),
+		Error:       s.Foreground(p.Error),
+		Busy:        s.Foreground(p.Accent).Italic(true),
 	}
+	if p.Transparent {
+		// Attributes stand in for what colour says.
+		st.Placeholder = s.Faint(true)
+		st.Token = s.Bold(true).Underline(true)
+		st.Error = s.Bold(true)
+	}
+	return st
 }

@@ -4,6 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dshkit/mentions/internal/textutil"
 )
 
@@ -36,25 +41,42 @@ func (m *Model) scrollToCursor() {
 	m.top = min(max(m.top, 0), max(len(lines)-h, 0))
 }
 
-// Height is the number of lines View returns.
-func (m Model) Height() int { return m.visibleLines(len(m.lines())) + 1 }
+// Height is the number of lines View returns: the visible lines of the
+// draft and the footer, which grows to show a long error whole.
+func (m Model) Height() int { return m.visibleLines(len(m.lines())) + len(m.footer()) }
 
-// CursorPosition returns the cursor's cell relative to the composer's
-// top-left corner, for a host that shows the terminal's own cursor.
-func (m Model) CursorPosition() (x, y int) {
+// Cursor returns the terminal cursor for a host that shows the real
+// cursor (see [Model.SetVirtualCursor]), or nil while the virtual cursor
+// is drawn, the composer is blurred or a submit is preparing. Its
+// position is relative to the top-left cell of View; add the composer's
+// origin before putting it in a tea.View:
+//
+//	v := tea.NewView(screen)
+//	if c := m.input.Cursor(); c != nil {
+//		c.X += originX
+//		c.Y += originY
+//		v.Cursor = c
+//	}
+func (m Model) Cursor() *tea.Cursor {
+	if m.virtual || !m.focused || m.preparing {
+		return nil
+	}
 	lines := m.lines()
 	l := lineOf(lines, m.cursor)
-	return promptW + widthOf(m.atoms[lines[l].start:m.cursor]), l - m.top
+	return tea.NewCursor(promptW+cells(m.atoms[lines[l].start:m.cursor], m.textWidth()), l-m.top)
 }
 
-// View renders the visible lines of the draft and the footer line.
+// View renders the visible lines of the draft and the footer. No line is
+// wider than the composer's width, and every character of the draft is
+// shown through the same sanitiser as the rest of the UI.
 func (m Model) View() string {
-	st := m.Styles
+	st := m.styles
 	lines := m.lines()
 	h := m.visibleLines(len(lines))
 	tw := m.textWidth()
 	cursorLine := lineOf(lines, m.cursor)
-	out := make([]string, 0, h+1)
+	footer := m.footer()
+	out := make([]string, 0, h+len(footer))
 	for i := m.top; i < m.top+h && i < len(lines); i++ {
 		prompt := "  "
 		if i == 0 {
@@ -65,20 +87,20 @@ func (m Model) View() string {
 			body = m.renderPlaceholder(tw)
 		} else {
 			cur := -1
-			if m.focused && !m.preparing && i == cursorLine {
+			if m.virtual && m.focused && !m.preparing && i == cursorLine {
 				cur = m.cursor
 			}
 			body = m.renderLine(lines[i], cur, tw)
 		}
 		out = append(out, prompt+body)
 	}
-	return strings.Join(append(out, m.footer()), "\n")
+	return strings.Join(append(out, footer...), "\n")
 }
 
 func (m Model) renderPlaceholder(tw int) string {
-	st := m.Styles
-	ph := textutil.Fit(m.Placeholder, tw)
-	if !m.focused || ph == "" {
+	st := m.styles
+	ph := fit(textutil.Inline(m.placeholder), tw)
+	if !m.virtual || !m.focused || ph == "" {
 		return st.Placeholder.Render(ph)
 	}
 	first, rest := splitFirstCell(ph)
@@ -88,7 +110,7 @@ func (m Model) renderPlaceholder(tw int) string {
 // renderLine draws atoms of one line, the cursor as a reversed cell.
 // Plain text is styled a run at a time, not a grapheme at a time.
 func (m Model) renderLine(l line, cur, tw int) string {
-	st := m.Styles
+	st := m.styles
 	var b, run strings.Builder
 	flush := func() {
 		if run.Len() > 0 {
@@ -99,32 +121,28 @@ func (m Model) renderLine(l line, cur, tw int) string {
 	w := 0
 	for i := l.start; i < l.end; i++ {
 		a := m.atoms[i]
+		var text string
+		style := st.Text
 		if a.tok != nil {
-			flush()
-			chip := a.tok.chip()
-			if a.w > tw {
-				chip = textutil.Fit(chip, tw)
-			}
-			if i == cur {
-				first, rest := splitFirstCell(chip)
-				b.WriteString(st.Cursor.Render(first) + st.Token.Render(rest))
-			} else {
-				b.WriteString(st.Token.Render(chip))
-			}
-			w += min(a.w, tw)
-			continue
-		}
-		text := a.text
-		if a.w > 0 && (text[0] < 0x20 || text[0] == 0x7f) {
-			text = textutil.Inline(text)
-		}
-		if i == cur {
-			flush()
-			b.WriteString(st.Cursor.Render(text))
+			text, style = a.tok.chip(), st.Token
 		} else {
+			text = a.shown()
+		}
+		if a.w > tw {
+			text = fit(text, tw) // alone on its line (see wrap)
+		}
+		w += min(a.w, tw)
+		switch {
+		case i == cur:
+			flush()
+			first, rest := splitFirstCell(text)
+			b.WriteString(st.Cursor.Render(first) + style.Render(rest))
+		case a.tok != nil:
+			flush()
+			b.WriteString(style.Render(text))
+		default:
 			run.WriteString(text)
 		}
-		w += a.w
 	}
 	flush()
 	if cur == l.end {
@@ -137,23 +155,105 @@ func (m Model) renderLine(l line, cur, tw int) string {
 	return b.String()
 }
 
+// splitFirstCell splits s after its first grapheme cluster.
 func splitFirstCell(s string) (string, string) {
-	for i := range s {
-		if i > 0 {
-			return s[:i], s[i:]
-		}
-	}
-	return s, ""
+	c, _ := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+	return c, s[len(c):]
 }
 
-func (m Model) footer() string {
-	st := m.Styles
+// footer is the line (or lines) under the draft: what is going on, what
+// is wrong, or the count of references and the keys that act now. What
+// matters (an error, a limit passed) wraps over as many lines as it
+// needs; key hints that do not fit are left out, never cut.
+func (m Model) footer() []string {
+	st := m.styles
 	switch {
 	case m.preparing:
-		return textutil.Fit(st.Busy.Render("⋯ preparing the referenced sessions… (esc cancels)"), m.width)
+		msg := "⋯ preparing the referenced sessions…"
+		if h := hint(m.KeyMap().Cancel); h != "" {
+			msg += " (" + h + ")"
+		}
+		return m.wrapped(msg, st.Busy)
 	case m.errLine != "":
-		return textutil.Fit(st.Error.Render("✗ "+textutil.Inline(m.errLine)), m.width)
+		return m.wrapped("✗ "+textutil.Inline(m.errLine), st.Error)
+	case m.OverLimit():
+		return m.wrapped(fmt.Sprintf("✗ @ %d/%d sessions: over the limit, remove %d to send",
+			len(m.refs), m.maxRefs, len(m.refs)-m.maxRefs), st.Warning)
 	}
-	refs := fmt.Sprintf("@ %d/%d sessions", len(m.refs), m.maxRefs)
-	return textutil.Fit(st.Footer.Render(refs+" · enter send · shift+enter newline · @ mention"), m.width)
+	line := fmt.Sprintf("@ %d/%d sessions", len(m.refs), m.maxRefs)
+	for _, b := range m.KeyMap().ShortHelp() {
+		if h := hint(b); h != "" && textutil.Width(line+" · "+h) <= m.width {
+			line += " · " + h
+		}
+	}
+	return []string{st.Footer.Render(fit(line, m.width))}
+}
+
+// hint is "key description" for an enabled binding with keys, "" for
+// one that does nothing now.
+func hint(b key.Binding) string {
+	if !b.Enabled() || len(b.Keys()) == 0 {
+		return ""
+	}
+	h := b.Help()
+	k := h.Key
+	if k == "" {
+		k = b.Keys()[0]
+	}
+	return textutil.Inline(strings.TrimSpace(k + " " + h.Desc))
+}
+
+// wrapped styles plain text s over as many lines of the composer's width
+// as it needs, laid out as the draft is (breaking at spaces, inside a
+// word only when it is wider than a line), continuation lines indented
+// under the first one's text.
+func (m Model) wrapped(s string, style lipgloss.Style) []string {
+	const indent = "  "
+	w := max(m.width-len(indent), 1)
+	atoms := textAtoms(s)
+	var out []string
+	for i, l := range wrap(atoms, w) {
+		var b strings.Builder
+		if i > 0 {
+			b.WriteString(indent)
+		}
+		for _, a := range atoms[l.start:l.end] {
+			if i > 0 && l.start > 0 && b.Len() == len(indent) && a.isSpace() {
+				continue // no space at the start of a continuation line
+			}
+			b.WriteString(a.shown())
+		}
+		out = append(out, style.Render(fit(b.String(), m.width)))
+	}
+	return out
+}
+
+// fit cuts plain text s to at most w cells, ending in "…" when cut, and
+// pads it with spaces to w cells. Cells are counted by grapheme cluster
+// with textutil.Width, so the result measures as lipgloss measures it.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := textutil.Width(s)
+	if n > w {
+		var b strings.Builder
+		used := 0
+		for rest := s; rest != ""; {
+			c, _ := ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
+			if c == "" {
+				break
+			}
+			cw := textutil.Width(c)
+			if used+cw > w-1 {
+				break
+			}
+			b.WriteString(c)
+			used += cw
+			rest = rest[len(c):]
+		}
+		b.WriteString("…")
+		s, n = b.String(), used+1
+	}
+	return s + strings.Repeat(" ", max(w-n, 0))
 }

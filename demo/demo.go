@@ -194,7 +194,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.opts.Plain {
 			dark := msg.IsDark()
 			m.dark = &dark
-			m.comp.Styles = composer.DefaultStyles(dark)
+			m.comp.SetStyles(composer.DefaultStyles(dark))
 			m.comp.SetPickerStyles(picker.DefaultStyles(dark))
 			m.cards = map[int64]card.Model{} // re-made with the new styles, expansion aside
 			m.rebuild()
@@ -546,14 +546,14 @@ func (m Model) helpView() string {
 	var bindings []key.Binding
 	switch {
 	case m.comp.Preparing():
-		bindings = []key.Binding{m.comp.KeyMap.Cancel, m.keys.Quit}
+		bindings = []key.Binding{m.comp.KeyMap().Cancel, m.keys.Quit}
 	case m.comp.Picker().IsOpen():
 		bindings = m.comp.Picker().KeyMap().ShortHelp()
 	default:
-		bindings = []key.Binding{m.comp.KeyMap.Submit, m.comp.KeyMap.Newline, m.keys.ToggleCard, m.keys.Inspect, m.keys.ScrollUp, m.keys.Help, m.keys.Quit}
+		bindings = []key.Binding{m.comp.KeyMap().Submit, m.comp.KeyMap().InsertNewline, m.keys.ToggleCard, m.keys.Inspect, m.keys.ScrollUp, m.keys.Help, m.keys.Quit}
 	}
 	if m.fullHelp {
-		groups := append(m.comp.KeyMap.FullHelp(), m.comp.Picker().KeyMap().FullHelp()...)
+		groups := append(m.comp.KeyMap().FullHelp(), m.comp.Picker().KeyMap().FullHelp()...)
 		groups = append(groups, []key.Binding{m.keys.ToggleCard, m.keys.Inspect, m.keys.ScrollUp, m.keys.Help, m.keys.Quit})
 		return m.help.FullHelpView(groups)
 	}

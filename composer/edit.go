@@ -1,0 +1,300 @@
+package composer
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshkit/mentions/picker"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k := m.KeyMap()
+	if m.picker.Accepting() || m.awaitingPicker {
+		m.typeAhead = append(m.typeAhead, msg)
+		return m, nil
+	}
+	if m.preparing {
+		if key.Matches(msg, k.Cancel) && m.cancel != nil {
+			m.cancel()
+		}
+		return m, nil // the draft is read-only until the submit settles
+	}
+	if m.picker.IsOpen() && m.picker.WantsKey(msg) {
+		// A pick or a dismissal comes back as a message; the '@' it
+		// completes stays known until then.
+		return m.updatePicker(msg)
+	}
+	m.errLine = ""
+	picked := m.justPicked
+	m.justPicked = false
+	if picked && msg.Text == " " && msg.Mod == 0 {
+		return m, nil // the pick already put a space after the token
+	}
+	vertical, reopen := false, true
+	switch {
+	case key.Matches(msg, k.Submit):
+		return m.submit()
+	case key.Matches(msg, k.InsertNewline):
+		m.insertAtoms([]atom{{text: "\n", space: true}})
+	case key.Matches(msg, k.CharacterBackward):
+		m.cursor = max(m.cursor-1, 0)
+	case key.Matches(msg, k.CharacterForward):
+		m.cursor = min(m.cursor+1, len(m.atoms))
+	case key.Matches(msg, k.WordBackward):
+		m.cursor = wordLeft(m.atoms, m.cursor)
+	case key.Matches(msg, k.WordForward):
+		m.cursor = wordRight(m.atoms, m.cursor)
+	case key.Matches(msg, k.LineStart):
+		m.cursor = m.lines()[lineOf(m.lines(), m.cursor)].start
+	case key.Matches(msg, k.LineEnd):
+		m.cursor = m.lineEnd()
+	case key.Matches(msg, k.LinePrevious):
+		m.moveLines(-1, false)
+		vertical, reopen = true, false
+	case key.Matches(msg, k.LineNext):
+		m.moveLines(1, false)
+		vertical, reopen = true, false
+	case key.Matches(msg, k.PageUp):
+		m.moveLines(-m.visibleLines(len(m.lines())), true)
+		vertical, reopen = true, false
+	case key.Matches(msg, k.PageDown):
+		m.moveLines(m.visibleLines(len(m.lines())), true)
+		vertical, reopen = true, false
+	case key.Matches(msg, k.InputBegin):
+		m.cursor, reopen = 0, false
+	case key.Matches(msg, k.InputEnd):
+		m.cursor, reopen = len(m.atoms), false
+	case key.Matches(msg, k.DeleteCharacterBackward):
+		m.deleteRange(max(m.cursor-1, 0), m.cursor)
+	case key.Matches(msg, k.DeleteCharacterForward):
+		m.deleteRange(m.cursor, min(m.cursor+1, len(m.atoms)))
+	case key.Matches(msg, k.DeleteWordBackward):
+		m.deleteRange(wordLeft(m.atoms, m.cursor), m.cursor)
+	case key.Matches(msg, k.DeleteWordForward):
+		m.deleteRange(m.cursor, wordRight(m.atoms, m.cursor))
+	case key.Matches(msg, k.DeleteBeforeCursor):
+		m.deleteRange(m.lines()[lineOf(m.lines(), m.cursor)].start, m.cursor)
+	case key.Matches(msg, k.DeleteAfterCursor):
+		m.deleteRange(m.cursor, m.lineEnd())
+	default:
+		if !typed(msg) {
+			return m, nil
+		}
+		m.goalCol = -1
+		return m.typeText(msg.Text)
+	}
+	if !vertical {
+		m.goalCol = -1
+	}
+	cmd := m.follow(reopen) // before m is copied into the results
+	return m, cmd
+}
+
+// typed reports whether msg is text to insert: not a bare Enter, Tab or
+// Esc (which may carry text on some terminals) and no ctrl or alt chord.
+func typed(msg tea.KeyPressMsg) bool {
+	switch {
+	case msg.Text == "", msg.Mod.Contains(tea.ModCtrl), msg.Mod.Contains(tea.ModAlt):
+		return false
+	case msg.Code == tea.KeyEnter, msg.Code == tea.KeyTab, msg.Code == tea.KeyEscape:
+		return false
+	}
+	return true
+}
+
+// updatePicker passes msg to the open picker and notes when it closed,
+// so keys wait for the message that says how.
+func (m Model) updatePicker(msg tea.Msg) (Model, tea.Cmd) {
+	wasOpen := m.picker.IsOpen()
+	var cmd tea.Cmd
+	m.picker, cmd = m.picker.Update(msg)
+	if wasOpen && !m.picker.IsOpen() && cmd != nil {
+		m.awaitingPicker = true
+	}
+	return m, cmd
+}
+
+// replayTypeAhead applies the keys held while a pick was pending.
+func (m Model) replayTypeAhead() (Model, tea.Cmd) {
+	keys := m.typeAhead
+	m.typeAhead = nil
+	var cmds []tea.Cmd
+	for _, k := range keys {
+		var cmd tea.Cmd
+		m, cmd = m.handleKey(k)
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// typeText inserts typed text; see follow for when that opens the
+// picker.
+func (m Model) typeText(s string) (Model, tea.Cmd) {
+	if m.picker.IsOpen() && isSpaceText(s) && m.matchedNothing() {
+		// A space after a query that matched nothing: the '@' was not a
+		// mention after all, and the text goes on as prose.
+		m.closePicker()
+	}
+	m.insertAtoms(textAtoms(s))
+	cmd := m.follow(true) // before m is copied into the results
+	return m, cmd
+}
+
+// insertAtoms inserts as at the cursor and puts the cursor after them.
+func (m *Model) insertAtoms(as []atom) {
+	at := m.cursor
+	m.atoms = slices.Insert(m.atoms, at, as...)
+	m.cursor = m.resegment(at, at+len(as))
+	m.relayout()
+}
+
+// resegment splits the text from just before atoms[i] to the end of the
+// word after atoms[j-1] into grapheme clusters again, as rendering will
+// see it: a combining mark, a variation selector, a keycap or a ZWJ typed
+// after a character joins it, and a deletion can join what it brings
+// together (regional indicators pair from the left, so the whole word
+// after is split again). Tokens and newlines bound it. It returns where
+// boundary j is now: after the cluster that holds it.
+func (m *Model) resegment(i, j int) int {
+	from, to := i, j
+	if from > 0 && m.atoms[from-1].tok == nil && !m.atoms[from-1].isNewline() {
+		from--
+	}
+	for to < len(m.atoms) && m.atoms[to].tok == nil && !m.atoms[to].isSpace() {
+		to++
+	}
+	var b strings.Builder
+	offset := -1
+	for k := from; k < to; k++ {
+		if k == j {
+			offset = b.Len()
+		}
+		if m.atoms[k].tok != nil { // a pasted token inside: leave it all
+			return j
+		}
+		b.WriteString(m.atoms[k].text)
+	}
+	if offset < 0 {
+		offset = b.Len()
+	}
+	as := textAtoms(b.String())
+	n, pos := 0, 0
+	for n < len(as) && pos < offset {
+		pos += len(as[n].text)
+		n++
+	}
+	m.atoms = slices.Replace(m.atoms, from, to, as...)
+	return from + n
+}
+
+// relayout recomputes what is derived from the atoms.
+func (m *Model) relayout() {
+	m.layout = wrap(m.atoms, m.textWidth())
+	m.refs = nil // not [:0]: copies of the model share the array
+	m.blank = true
+	for _, a := range m.atoms {
+		if a.tok != nil && !slices.Contains(m.refs, a.tok.Reference.SessionID) {
+			m.refs = append(m.refs, a.tok.Reference.SessionID)
+		}
+		if a.tok != nil || !a.isSpace() {
+			m.blank = false
+		}
+	}
+}
+
+// deleteRange removes atoms[from:to]; a token goes as a whole, because it
+// is one atom.
+func (m *Model) deleteRange(from, to int) {
+	if from >= to {
+		return
+	}
+	m.atoms = slices.Delete(m.atoms, from, to)
+	if m.cursor >= to {
+		m.cursor -= to - from
+	} else if m.cursor > from {
+		m.cursor = from
+	}
+	if m.cursor == from {
+		m.cursor = m.resegment(from, from)
+	} else {
+		m.resegment(from, from) // the cursor is before from: it holds
+	}
+	m.relayout()
+}
+
+// insertToken replaces "@query" with the picked token and a space. With
+// the cursor inside a word ("@par|s") the rest of the word goes too, and
+// a space already after it is reused rather than doubled.
+func (m *Model) insertToken(p picker.PickedMsg) {
+	if m.atIndex < 0 || m.atIndex > len(m.atoms) || m.atIndex >= m.cursor {
+		m.atIndex = -1
+		return
+	}
+	end := m.cursor
+	for end < len(m.atoms) && m.atoms[end].tok == nil && !m.atoms[end].isSpace() {
+		end++
+	}
+	ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &p.Candidate.Label}
+	tok := tokenAtom(&Token{Reference: ref, Mention: p.Mention})
+	if end < len(m.atoms) && m.atoms[end].isSpace() && !m.atoms[end].isNewline() {
+		m.atoms = slices.Replace(m.atoms, m.atIndex, end, tok)
+	} else {
+		m.atoms = slices.Replace(m.atoms, m.atIndex, end, tok, atom{text: " ", w: 1, space: true})
+	}
+	m.relayout()
+	m.cursor = m.atIndex + 2
+	m.atIndex = -1
+	m.justPicked = true
+	m.goalCol = -1
+	m.follow(false)
+}
+
+// moveLines moves the cursor by delta visual lines, aiming for the column
+// the first of a run of vertical moves started from, so passing through
+// a short line does not lose it. Past the first or last line a single
+// line move goes to the start or end of the draft; a page move stops on
+// that line, and the view scrolls with it.
+func (m *Model) moveLines(delta int, page bool) {
+	lines := m.lines()
+	l := lineOf(lines, m.cursor)
+	tw := m.textWidth()
+	if m.goalCol < 0 {
+		m.goalCol = cells(m.atoms[lines[l].start:m.cursor], tw)
+	}
+	t := l + delta
+	if page {
+		h := m.visibleLines(len(lines))
+		m.top = min(max(m.top+delta, 0), max(len(lines)-h, 0))
+		t = min(max(t, 0), len(lines)-1)
+		if t == l {
+			t += delta // already on the first or last line
+		}
+	}
+	if t < 0 {
+		m.cursor = 0
+		return
+	}
+	if t >= len(lines) {
+		m.cursor = len(m.atoms)
+		return
+	}
+	i := indexAtCol(m.atoms, lines[t], m.goalCol, tw)
+	if t+1 < len(lines) && i == lines[t].end && lines[t+1].start == i && i > lines[t].start {
+		i-- // a soft-wrapped line's end is the next line's start
+	}
+	m.cursor = i
+}
+
+func (m Model) lineEnd() int {
+	lines := m.lines()
+	l := lineOf(lines, m.cursor)
+	end := lines[l].end
+	if l+1 < len(lines) && lines[l+1].start == end && end > lines[l].start {
+		end--
+	}
+	return max(end, m.cursor)
+}
