@@ -94,13 +94,16 @@ type Model struct {
 	width, screenW, screenH int
 	originX, originY        int
 
-	// typeAhead holds keys typed while the picker waits to pick from an
-	// answer that has not come yet; they are replayed after the pick.
-	typeAhead []tea.KeyPressMsg
-	// awaitingPicker is set when the picker closed in Update and its
-	// PickedMsg or DismissedMsg is still on its way (it comes from a Cmd):
-	// keys typed meanwhile wait, so they land after the token.
-	awaitingPicker bool
+	// pickEnd is where the query ended when Tab or Enter asked the picker
+	// for the first match of an answer still on its way, or -1: text typed
+	// meanwhile goes into the draft after it, and the pick replaces only
+	// "@query".
+	pickEnd int
+
+	// bounds is the pane the host gave the popup; sized is set once a
+	// tea.WindowSizeMsg told the screen.
+	bounds picker.Rect
+	sized  bool
 
 	preparing bool
 	seq       uint64
@@ -156,6 +159,7 @@ func New(p picker.Model, prepare Preparer, opts ...Option) Model {
 		focused:     true,
 		goalCol:     -1,
 		atIndex:     -1,
+		pickEnd:     -1,
 		width:       80,
 		screenW:     80,
 		screenH:     24,
@@ -220,16 +224,31 @@ func (m Model) VirtualCursor() bool { return m.virtual }
 func (m *Model) SetVirtualCursor(v bool) { m.virtual = v }
 
 // Picker returns a copy of the embedded picker, for the host to draw its
-// popup (IsOpen, Rect, View) and show its help (KeyMap). Changing the
-// copy changes nothing; use the composer's SetPicker… methods.
+// popup (Layer, or View at Rect) and show its help (KeyMap, Status).
+// Changing the copy changes nothing; use the composer's SetPicker…
+// methods.
 func (m Model) Picker() picker.Model { return m.picker }
 
 // SetPickerStyles restyles the embedded picker (for a light terminal,
 // say).
 func (m *Model) SetPickerStyles(s picker.Styles) { m.picker.SetStyles(s) }
 
+// SetPickerKeyMap sets the embedded picker's key bindings.
+func (m *Model) SetPickerKeyMap(k picker.KeyMap) { m.picker.SetKeyMap(k) }
+
+// SetPickerBounds bounds the popup to a pane of the screen, in screen
+// cells; its width follows the pane's (unless the picker was built with
+// picker.WithWidth). A zero Rect goes back to the default: the screen
+// from the last tea.WindowSizeMsg passed to Update or, before any, the
+// columns of the composer from the top of the screen down to its last
+// line, so a host that never passes one still gets a popup that fits.
+func (m *Model) SetPickerBounds(r picker.Rect) {
+	m.bounds = r
+	m.syncPicker()
+}
+
 // ClosePicker closes the picker if it is open, leaving the draft as it is
-// (as Esc does).
+// (as Esc does). A pick waiting for its answer is dropped.
 func (m *Model) ClosePicker() { m.closePicker() }
 
 // Err returns the current error line, "" when there is none. It is one
@@ -312,29 +331,15 @@ func (m Model) OverLimit() bool { return len(m.refs) > m.maxRefs }
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.screenW, m.screenH = msg.Width, msg.Height
+		m.screenW, m.screenH, m.sized = msg.Width, msg.Height, true
 		m.syncPicker()
 		return m, nil
 	case prepareDoneMsg:
 		return m.finishSubmit(msg)
-	case picker.PickedMsg:
-		m.awaitingPicker = false
-		m.insertToken(msg)
-		return m.replayTypeAhead()
-	case picker.DismissedMsg:
-		m.awaitingPicker = false
-		m.atIndex = -1
-		return m.replayTypeAhead()
-	case picker.FetchedMsg:
-		var cmd tea.Cmd
-		m, cmd = m.updatePicker(msg)
-		if m.picker.IsOpen() && !m.picker.Accepting() && len(m.typeAhead) > 0 {
-			// The answer came without a pick: the held keys apply now.
-			var more tea.Cmd
-			m, more = m.replayTypeAhead()
-			return m, tea.Batch(cmd, more)
-		}
-		return m, cmd
+	case picker.PickedMsg, picker.DismissedMsg:
+		// The picker's news for other listeners: the composer took the
+		// pick (or the close) in the Update that made it.
+		return m, nil
 	case tea.PasteMsg:
 		if m.focused && !m.preparing {
 			m.justPicked = false
@@ -356,39 +361,34 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m.handleMouse(msg)
 	}
-	// Anything else the picker may be waiting for (its slow tick).
-	var cmd tea.Cmd
-	m.picker, cmd = m.picker.Update(msg)
-	return m, cmd
+	// Anything else is the picker's: its answers and its slow tick.
+	return m.updatePicker(msg)
 }
 
 // WantsMouse reports whether the composer takes msg, so a host routes
 // mouse messages to it before anything underneath: while the picker is
 // open every click is the composer's (inside the popup it picks, outside
-// it closes the popup and goes no further), otherwise those over the
-// draft are. A blurred composer takes none.
+// it closes the popup and goes no further), otherwise clicks over the
+// draft are. A blurred composer takes none, and a click never focuses
+// it: focus changes only through Focus and Blur.
 func (m Model) WantsMouse(msg tea.MouseMsg) bool {
 	if !m.focused {
 		return false
 	}
-	if m.picker.IsOpen() {
+	if m.picker.WantsMouse(msg) {
 		return true
 	}
 	mouse := msg.Mouse()
 	x, y := mouse.X-m.originX, mouse.Y-m.originY
-	return x >= 0 && x < m.width && y >= 0 && y < m.Height()
+	return x >= 0 && x < m.width && y >= 0 && y < m.visibleLines(len(m.lines()))
 }
 
 func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
-	mouse := msg.Mouse()
 	if m.picker.IsOpen() {
-		if m.picker.Rect().Contains(mouse.X, mouse.Y) {
-			return m.updatePicker(msg)
+		if m.preparing || !m.picker.WantsMouse(msg) {
+			return m, nil
 		}
-		if _, ok := msg.(tea.MouseClickMsg); ok && !m.preparing {
-			m.closePicker() // and the click goes no further
-		}
-		return m, nil
+		return m.updatePicker(msg)
 	}
 	click, ok := msg.(tea.MouseClickMsg)
 	if !ok || click.Button != tea.MouseLeft || m.preparing {

@@ -2,18 +2,59 @@
 // turns @-mentions of other sessions into atomic tokens and submits the
 // draft through the core's Prepare.
 //
+// # Mentions
+//
 // Typing '@' at the start of the draft or after whitespace opens the
-// embedded [picker.Model]; what follows the '@' up to the cursor is its
-// query. A pick replaces "@query" with a token and a space. A token shows
-// as a styled "@label" chip but stands for its canonical
+// embedded [picker.Model]; the text from the '@' to the cursor is its
+// query. A query may hold single spaces, as titles do ("@fix the par"),
+// and ends on a second consecutive space, on a space after a query that
+// matched no session, on a newline, on Esc, or when the cursor leaves it.
+// The picker comes back when typing, deleting or a horizontal move (a
+// character, a word, Home/End, a click) puts the cursor in a pending
+// "@word" again — typing after Esc, or moving back into "@pars"; vertical
+// moves, jumps to the start or end, SetValue and pastes never open it.
+//
+// While the picker is open its keys are its own: Enter and Tab pick the
+// highlighted row and never send; with nothing to pick the popup and the
+// footer say why. A pick replaces "@query" with a token and a space, in
+// the same Update (the picker's PickedMsg is still sent, for other
+// listeners). Tab pressed before the answer arrives picks its first match
+// when it comes; text typed meanwhile goes into the draft at once, after
+// the query, in the order typed.
+//
+// A token shows as a styled "@label" chip but stands for its canonical
 // @[label](dsh-session:…) text, which [Model.Value] returns: the cursor
 // steps over it as one unit, Backspace or Delete next to it removes it
 // whole, and nothing can be typed inside it. Setting or pasting text turns
-// its valid mentions into tokens; a paste never opens the picker.
+// its valid mentions into tokens. More sessions than the limit are
+// flagged in the footer as soon as they are in the draft.
 //
-// Enter submits: the draft is prepared in a tea.Cmd with a cancellable
-// context (Esc cancels), the editor is read-only meanwhile, and the result
-// is a [SubmittedMsg] carrying the readable text and the context message.
-// On any failure the draft stays exactly as it was and a one-line error
-// says what happened.
+// # Sending
+//
+// Submit (Enter) prepares the draft in a tea.Cmd with a cancellable
+// context (Cancel, Esc, stops it); the editor is read-only meanwhile, and
+// the result is a [SubmittedMsg]. The model sees the snapshot first and
+// then the message: the host sends SubmittedMsg.Context before the direct
+// message. On any failure the draft stays exactly as it was and the
+// footer says what happened, wrapped over as many lines as it needs.
+//
+// # Embedding
+//
+// Pass the composer every message. Call [Model.SetWidth] when its width
+// changes and [Model.SetOrigin] whenever its top-left cell moves on
+// screen (after any Update that may change [Model.Height]): the popup
+// hangs from the '@' and clicks map to the draft through it. Draw the
+// popup over the screen with Picker().Layer(). The popup stays inside the
+// screen known from tea.WindowSizeMsg, or inside a pane given with
+// [Model.SetPickerBounds]; before either it stays in the composer's own
+// columns above it, so no window size is needed to place it. Route mouse
+// messages for which [Model.WantsMouse] is true to the composer first.
+// Focus changes only through [Model.Focus] and [Model.Blur]. For the
+// terminal's own cursor, call SetVirtualCursor(false) and place
+// [Model.Cursor], which is relative to View.
+//
+// Every character of the draft, label and error is shown through the
+// UI's one sanitiser (control and format characters escaped, kept in the
+// text), and every width is measured as lipgloss measures it, so no line
+// of View is wider than the composer.
 package composer

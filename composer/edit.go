@@ -13,19 +13,15 @@ import (
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.KeyMap()
-	if m.picker.Accepting() || m.awaitingPicker {
-		m.typeAhead = append(m.typeAhead, msg)
-		return m, nil
-	}
 	if m.preparing {
 		if key.Matches(msg, k.Cancel) && m.cancel != nil {
 			m.cancel()
 		}
 		return m, nil // the draft is read-only until the submit settles
 	}
-	if m.picker.IsOpen() && m.picker.WantsKey(msg) {
-		// A pick or a dismissal comes back as a message; the '@' it
-		// completes stays known until then.
+	if m.picker.WantsKey(msg) {
+		// Its keys while open, Enter and Tab included: they pick (or say
+		// why they cannot), never send.
 		return m.updatePicker(msg)
 	}
 	m.errLine = ""
@@ -106,35 +102,41 @@ func typed(msg tea.KeyPressMsg) bool {
 	return true
 }
 
-// updatePicker passes msg to the open picker and notes when it closed,
-// so keys wait for the message that says how.
+// updatePicker passes msg to the picker and takes what it did in the
+// same Update: a pick becomes a token at once, a close ends the query,
+// and a pick that waits for its answer marks where the query ends, so
+// text typed meanwhile goes into the draft after it in the order typed.
 func (m Model) updatePicker(msg tea.Msg) (Model, tea.Cmd) {
 	wasOpen := m.picker.IsOpen()
 	var cmd tea.Cmd
 	m.picker, cmd = m.picker.Update(msg)
-	if wasOpen && !m.picker.IsOpen() && cmd != nil {
-		m.awaitingPicker = true
+	var p picker.PickedMsg
+	var picked bool
+	m.picker, p, picked = m.picker.TakePick()
+	switch {
+	case picked:
+		m.insertToken(p)
+	case wasOpen && !m.picker.IsOpen():
+		m.atIndex, m.pickEnd = -1, -1
+	case m.picker.Accepting():
+		if m.pickEnd < 0 {
+			m.pickEnd = m.cursor
+		}
+	case m.pickEnd >= 0:
+		// The answer came with nothing to pick. If the user typed on,
+		// the query is over; if not, the popup says why.
+		if m.cursor != m.pickEnd {
+			m.closePicker()
+		}
+		m.pickEnd = -1
 	}
 	return m, cmd
-}
-
-// replayTypeAhead applies the keys held while a pick was pending.
-func (m Model) replayTypeAhead() (Model, tea.Cmd) {
-	keys := m.typeAhead
-	m.typeAhead = nil
-	var cmds []tea.Cmd
-	for _, k := range keys {
-		var cmd tea.Cmd
-		m, cmd = m.handleKey(k)
-		cmds = append(cmds, cmd)
-	}
-	return m, tea.Batch(cmds...)
 }
 
 // typeText inserts typed text; see follow for when that opens the
 // picker.
 func (m Model) typeText(s string) (Model, tea.Cmd) {
-	if m.picker.IsOpen() && isSpaceText(s) && m.matchedNothing() {
+	if m.picker.IsOpen() && m.pickEnd < 0 && isSpaceText(s) && m.matchedNothing() {
 		// A space after a query that matched nothing: the '@' was not a
 		// mention after all, and the text goes on as prose.
 		m.closePicker()
@@ -212,6 +214,9 @@ func (m *Model) deleteRange(from, to int) {
 	if from >= to {
 		return
 	}
+	if m.pickEnd >= 0 && from < m.pickEnd {
+		m.closePicker() // the query a pick waits for is being edited
+	}
 	m.atoms = slices.Delete(m.atoms, from, to)
 	if m.cursor >= to {
 		m.cursor -= to - from
@@ -228,29 +233,39 @@ func (m *Model) deleteRange(from, to int) {
 
 // insertToken replaces "@query" with the picked token and a space. With
 // the cursor inside a word ("@par|s") the rest of the word goes too, and
-// a space already after it is reused rather than doubled.
+// a space already after it is reused rather than doubled. A pick that
+// waited for its answer replaces only the query it was asked for; what
+// was typed after it stays, and so does the cursor.
 func (m *Model) insertToken(p picker.PickedMsg) {
-	if m.atIndex < 0 || m.atIndex > len(m.atoms) || m.atIndex >= m.cursor {
-		m.atIndex = -1
+	at, cur := m.atIndex, m.cursor
+	m.atIndex = -1
+	end := cur
+	if m.pickEnd >= 0 {
+		end = m.pickEnd
+	} else {
+		for end < len(m.atoms) && m.atoms[end].tok == nil && !m.atoms[end].isSpace() {
+			end++
+		}
+	}
+	m.pickEnd = -1
+	if at < 0 || at >= end || end > len(m.atoms) {
 		return
 	}
-	end := m.cursor
-	for end < len(m.atoms) && m.atoms[end].tok == nil && !m.atoms[end].isSpace() {
-		end++
-	}
 	ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &p.Candidate.Label}
-	tok := tokenAtom(&Token{Reference: ref, Mention: p.Mention})
-	if end < len(m.atoms) && m.atoms[end].isSpace() && !m.atoms[end].isNewline() {
-		m.atoms = slices.Replace(m.atoms, m.atIndex, end, tok)
-	} else {
-		m.atoms = slices.Replace(m.atoms, m.atIndex, end, tok, atom{text: " ", w: 1, space: true})
+	with := []atom{tokenAtom(&Token{Reference: ref, Mention: p.Mention})}
+	if end == len(m.atoms) || !m.atoms[end].isSpace() || m.atoms[end].isNewline() {
+		with = append(with, atom{text: " ", w: 1, space: true})
 	}
+	m.atoms = slices.Replace(m.atoms, at, end, with...)
 	m.relayout()
-	m.cursor = m.atIndex + 2
-	m.atIndex = -1
-	m.justPicked = true
+	if cur > end {
+		m.cursor = cur + len(with) - (end - at) // typed on meanwhile
+	} else {
+		m.cursor = at + 2
+		m.justPicked = true
+	}
 	m.goalCol = -1
-	m.follow(false)
+	m.afterEdit()
 }
 
 // moveLines moves the cursor by delta visual lines, aiming for the column

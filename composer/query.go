@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -35,7 +36,14 @@ func (a atom) isAt() bool { return a.tok == nil && a.text == "@" }
 // cursor's line in view and the picker's anchor and disabled rows right.
 func (m *Model) follow(reopen bool) tea.Cmd {
 	var cmd tea.Cmd
-	if m.picker.IsOpen() {
+	switch {
+	case m.pickEnd >= 0 && m.picker.Accepting():
+		// A pick waits for its answer: typing after the query is fine,
+		// going back into it drops the pick.
+		if m.cursor < m.pickEnd {
+			m.closePicker()
+		}
+	case m.picker.IsOpen():
 		if q, ok := m.activeQuery(); ok {
 			m.picker, cmd = m.picker.SetQuery(q)
 		} else {
@@ -110,13 +118,23 @@ func (m *Model) closePicker() {
 	if m.picker.IsOpen() {
 		m.picker = m.picker.Close()
 	}
-	m.atIndex = -1
+	m.atIndex, m.pickEnd = -1, -1
 }
 
 // syncPicker tells the picker the screen, the anchor and which rows are
 // disabled.
 func (m *Model) syncPicker() {
 	m.picker.SetScreenSize(m.screenW, m.screenH)
+	switch {
+	case !m.bounds.Empty():
+		m.picker.SetBounds(m.bounds)
+	case m.sized:
+		m.picker.SetBounds(picker.Rect{})
+	default:
+		// No screen size yet: the composer's own columns, from the top
+		// of the screen to its last line.
+		m.picker.SetBounds(picker.Rect{X: m.originX, W: m.width, H: m.originY + m.visibleLines(len(m.lines())) + 1})
+	}
 	if m.atIndex >= 0 && m.atIndex <= len(m.atoms) {
 		lines := m.lines()
 		l := lineOf(lines, m.atIndex)

@@ -1,15 +1,20 @@
 package composer
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dshkit/mentions/internal/cmdrun"
+	"github.com/dshkit/mentions/sessionref"
 )
 
 // host is a minimal program around the composer, as an embedding client
@@ -49,9 +54,8 @@ func (h host) View() tea.View {
 	top := strings.Join(lines, "\n")
 	body := lipgloss.PlaceVertical(h.h-h.c.Height(), lipgloss.Top, top)
 	layers := []*lipgloss.Layer{lipgloss.NewLayer(body + "\n" + h.c.View())}
-	if p := h.c.Picker(); p.IsOpen() {
-		r := p.Rect()
-		layers = append(layers, lipgloss.NewLayer(p.View()).X(r.X).Y(r.Y).Z(1))
+	if l := h.c.Picker().Layer(); l != nil {
+		layers = append(layers, l)
 	}
 	return tea.NewView(lipgloss.NewCompositor(layers...).Render())
 }
@@ -81,5 +85,53 @@ func TestComposerWithPickerEndToEnd(t *testing.T) {
 	}
 	if final.c.Value() != "" {
 		t.Fatalf("draft not cleared: %q", final.c.Value())
+	}
+}
+
+// TestScreenSaysWhatIsWrong: on a real screen, the footer follows a
+// rebound send key, says why Enter picked nothing, flags a fourth session
+// at once, and shows a long error whole, wrapped, at 40 columns; no C1
+// control of the draft reaches the terminal.
+func TestScreenSaysWhatIsWrong(t *testing.T) {
+	e := newEnv(t)
+	k := DefaultKeyMap()
+	k.Submit = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send"))
+	c := e.composer(WithKeyMap(k))
+	c.prepare = func(context.Context, string) (sessionref.PreparedText, error) {
+		return sessionref.PreparedText{}, &sessionref.Error{Code: sessionref.CodeReadFailed, SessionID: "s-cafe",
+			Cause: errors.New("permission denied reading the log of this session, which belongs to another user")}
+	}
+	tm := teatest.NewTestModel(t, host{c: c, w: 40, h: 14}, teatest.WithInitialTermSize(40, 14))
+	var all []byte // every byte the program wrote to the terminal
+	wait := func(want string) {
+		t.Helper()
+		var last []byte
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			last = b
+			return strings.Contains(ansi.Strip(string(b)), want)
+		}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		all = append(all, last...)
+	}
+	tm.Type("x\u009b2J")
+	wait("ctrl+s send")
+	tm.Type(" @zzzq")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	wait("no sessions match")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	three := mention(t, "s-parser", "P") + " " + mention(t, "s-logs", "L") + " " + mention(t, "s-cafe", "C") + " "
+	tm.Send(tea.PasteMsg{Content: " " + three + mention(t, "s-emoji", "E")})
+	wait("over the limit")
+	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	wait("another user.")
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(host)
+	if len(final.sent) != 0 || !strings.HasPrefix(final.c.Value(), "x\u009b2J @zzzq ") {
+		t.Fatalf("sent %d, draft %q", len(final.sent), final.c.Value())
+	}
+	if strings.Contains(string(all), "\u009b") || !strings.Contains(ansi.Strip(string(all)), `\x9B2J`) {
+		t.Fatal("a C1 control reached the terminal, or was not shown escaped")
+	}
+	if !strings.Contains(final.c.View(), "another user.") || strings.Contains(ansi.Strip(final.c.View()), "…") {
+		t.Fatalf("the error is cut:\n%s", ansi.Strip(final.c.View()))
 	}
 }

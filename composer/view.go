@@ -176,12 +176,25 @@ func (m Model) footer() []string {
 		return m.wrapped(msg, st.Busy)
 	case m.errLine != "":
 		return m.wrapped("✗ "+textutil.Inline(m.errLine), st.Error)
+	case m.picker.Fresh() && m.picker.Status() != "":
+		// The answer is in and nothing can be picked: say why, with the
+		// way out. (While a search runs the popup says so, after a
+		// moment, without the footer flickering on every keystroke.)
+		msg := "⚠ " + m.picker.Status()
+		if h := hint(m.picker.KeyMap().Dismiss); h != "" {
+			msg += " · " + h
+		}
+		return m.wrapped(msg, st.Warning)
 	case m.OverLimit():
 		return m.wrapped(fmt.Sprintf("✗ @ %d/%d sessions: over the limit, remove %d to send",
 			len(m.refs), m.maxRefs, len(m.refs)-m.maxRefs), st.Warning)
 	}
 	line := fmt.Sprintf("@ %d/%d sessions", len(m.refs), m.maxRefs)
-	for _, b := range m.KeyMap().ShortHelp() {
+	bindings := m.KeyMap().ShortHelp()
+	if m.picker.IsOpen() {
+		bindings = append(m.picker.KeyMap().ShortHelp(), bindings...)
+	}
+	for _, b := range bindings {
 		if h := hint(b); h != "" && textutil.Width(line+" · "+h) <= m.width {
 			line += " · " + h
 		}

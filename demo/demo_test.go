@@ -142,7 +142,7 @@ func TestBudgetErrorKeepsDraft(t *testing.T) {
 	if m.comp.Value() != before || len(m.comp.Tokens()) != 1 {
 		t.Fatalf("draft changed: %q", m.comp.Value())
 	}
-	if sc := screen(m); !strings.Contains(sc, "✗ @Fix the session parser is too large to fit the 40 bytes snapshot budget") {
+	if sc := screen(m); !strings.Contains(sc, "✗ @Fix the session parser is too large to fit the 40 B snapshot budget") {
 		t.Fatalf("no budget error:\n%s", sc)
 	}
 }
@@ -235,7 +235,7 @@ func TestEndToEndClickAndBudget(t *testing.T) {
 	waitFor(t, tm, "use @"+want.Label)
 	tm.Type("now")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitFor(t, tm, "too large to fit the 40 bytes snapshot budget")
+	waitFor(t, tm, "too large to fit the 40 B snapshot budget")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	toks := final.comp.Tokens()
