@@ -12,7 +12,6 @@ require (
 	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
 	github.com/google/uuid v1.6.0
 	github.com/klauspost/compress v1.20.4
-	github.com/rivo/uniseg v0.4.7
 	github.com/valyala/fastjson v1.6.10
 	github.com/yuin/goldmark v1.7.8
 	golang.org/x/text v0.44.0
@@ -36,6 +35,7 @@ require (
 	github.com/mattn/go-runewidth v0.0.30 // indirect
 	github.com/microcosm-cc/bluemonday v1.0.27 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/xo/terminfo v1.0.0 // indirect
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	golang.org/x/net v0.39.0 // indirect
