@@ -289,10 +289,10 @@ func decodeOp(ev *event, v *fastjson.Value) error {
 	if err != nil || o.Len() != 3 {
 		return errors.New("surfaceOp must be \"append\" or {op, start, end}")
 	}
-	kind, _ := o.Get("op").StringBytes()
+	kind, _ := str(o.Get("op"))
 	start, okS := intOrNil(o.Get("start"))
 	end, okE := intOrNil(o.Get("end"))
-	if string(kind) != "replace" || !okS || !okE || start < 0 || end < 0 {
+	if kind != "replace" || !okS || !okE || start < 0 || end < 0 {
 		return fmt.Errorf("bad replace surfaceOp %s", v.MarshalTo(nil))
 	}
 	ev.replace = &[2]int64{start, end}

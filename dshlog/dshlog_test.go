@@ -426,7 +426,7 @@ func FuzzLog(f *testing.F) {
 	f.Add([]byte("{\"type\":\"session\",\"version\":0,\"id\":\"x\",\"createdAt\":1}\n{\"type\":\"user/message\",\"seq\":0,\"time\":1,\"data\":{\"content\":[],\"source\":{\"kind\":\"user\"}},\"surfaceOp\":{\"op\":\"replace\",\"start\":0,\"end\":0}}\n"), false)
 	f.Fuzz(func(t *testing.T, data []byte, isZstd bool) {
 		p := &parsed{path: "fuzz", zstd: isZstd}
-		if err := p.feed(feeder{ctx: context.Background(), cap: 64 << 20}, data, 0); err != nil {
+		if err := p.feed(feeder{ctx: context.Background(), cap: 1 << 20}, data, 0); err != nil {
 			var le *LogError
 			if !errors.Is(err, errTooLarge) && !errors.As(err, &le) {
 				t.Fatalf("untyped read error %v", err)

@@ -14,6 +14,19 @@ const (
 	CodeToolNotStarted     = "TOOL_NOT_STARTED"
 )
 
+// closerKind is the fixed part of a synthetic tool result.
+type closerKind struct{ content, err json.RawMessage }
+
+func newCloserKind(code, text string) closerKind {
+	content, _ := json.Marshal([]map[string]string{{"type": "text", "text": text}})
+	return closerKind{content, json.RawMessage(`{"name":"ToolError","code":"` + code + `"}`)}
+}
+
+var (
+	notStarted     = newCloserKind(CodeToolNotStarted, "The tool never started: the session stopped first.")
+	outcomeUnknown = newCloserKind(CodeToolOutcomeUnknown, "The tool's outcome is unknown: the session stopped before it reported.")
+)
+
 // closers returns the events the reference appends, in memory only, to a
 // log whose last turn is still open: a tool result for every pending call,
 // then step/end if a step is open, then turn/end (interrupted). They are
@@ -75,19 +88,17 @@ func closers(parts ...segment) segment {
 		if idx, ok := pending[id]; !ok || idx != i {
 			continue // closed
 		}
-		code, text := CodeToolNotStarted, "The tool never started: the session stopped first."
+		c := notStarted
 		var sources []int64
 		if s, ok := callSeq[id]; ok {
-			code, text, sources = CodeToolOutcomeUnknown, "The tool's outcome is unknown: the session stopped before it reported.", []int64{s}
+			c, sources = outcomeUnknown, []int64{s}
 		}
 		seq := next
 		idJSON, _ := json.Marshal(id)
-		inner, _ := json.Marshal([]map[string]string{{"type": "text", "text": text}})
 		msg := &sessionref.Event{Seq: &seq, Type: sessionref.EventToolResult, Synthetic: true,
 			Source: sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": idJSON}},
 			Content: []sessionref.Block{{Type: "tool-result", Fields: map[string]json.RawMessage{
-				"toolCallId": idJSON, "content": inner, "isError": json.RawMessage("true"),
-				"error": json.RawMessage(`{"name":"ToolError","code":"` + code + `"}`)}}}}
+				"toolCallId": idJSON, "content": c.content, "isError": json.RawMessage("true"), "error": c.err}}}}
 		out = append(out, event{seq: seq, time: at, typ: sessionref.EventToolResult, msg: msg, sources: sources, callID: id})
 		next++
 	}

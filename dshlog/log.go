@@ -114,6 +114,11 @@ func (p *parsed) feed(fd feeder, chunk []byte, base int64) error {
 		end, err := walkFrames(chunk, func(fr frame, data []byte) error {
 			frameText = frameText[:0]
 			err := decodeFrame(fr, data, bud, fd.stop, func(b []byte) error {
+				if n := len(frameText) + len(b); n > cap(frameText) {
+					// Double, rather than append's gentler growth for big
+					// slices: a frame at the cap costs about twice the cap.
+					frameText = append(make([]byte, 0, max(2*cap(frameText), n)), frameText...)
+				}
 				frameText = append(frameText, b...)
 				return nil
 			})

@@ -133,13 +133,7 @@ func (s *Store) firstLine(path string) ([]byte, fileKey, error) {
 		defer d.Reset(nil)
 		r = d
 	}
-	br := bufio.NewReaderSize(io.LimitReader(r, maxHeaderLine), 4096)
-	line, err := br.ReadSlice('\n')
-	for errors.Is(err, bufio.ErrBufferFull) {
-		var more []byte
-		more, err = br.ReadSlice('\n')
-		line = append(bytes.Clone(line), more...)
-	}
+	line, err := bufio.NewReaderSize(io.LimitReader(r, maxHeaderLine), 4096).ReadBytes('\n')
 	if err != nil {
 		if strings.HasSuffix(path, ".zstd") {
 			return nil, key, logErr(path, 1, ErrHeader, "the first zstd frame is missing, unreadable or has no whole line")

@@ -77,7 +77,7 @@ func nextFrame(b []byte) (frame, error) {
 // gigabytes.
 var decoders = sync.Pool{New: func() any {
 	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(64<<20), zstd.WithDecoderMaxMemory(64<<20))
+		zstd.WithDecoderMaxWindow(16<<20), zstd.WithDecoderMaxMemory(16<<20))
 	if err != nil {
 		panic(err) // only invalid options fail
 	}
@@ -117,11 +117,18 @@ func decodeFrame(fr frame, data []byte, bud *budget, stop func() error, emit fun
 	}
 	defer d.Reset(nil)
 	buf := make([]byte, 64<<10)
-	for {
+	for idle := 0; ; {
 		if err := stop(); err != nil {
 			return err
 		}
 		n, err := d.Read(buf)
+		if n == 0 && err == nil {
+			if idle++; idle > 100 {
+				err = io.ErrNoProgress // a decoder that neither reads nor fails
+			}
+		} else {
+			idle = 0
+		}
 		if n > 0 {
 			if berr := bud.take(n); berr != nil {
 				return berr

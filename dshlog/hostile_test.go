@@ -1,0 +1,315 @@
+package dshlog
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSymlinksNotFollowed: below the root, a linked log, session
+// directory or project directory is reported and never read, wherever it
+// points; the root itself may be a link.
+func TestSymlinksNotFollowed(t *testing.T) {
+	outside := t.TempDir()
+	target := place(t, outside, fixture(t, "acp-multi-turn.jsonl"), RawName)
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	os.MkdirAll(root, 0o755)
+	place(t, root, fixture(t, "synthetic-torn-open-turn.jsonl"), RawName)
+
+	// A linked log in a real session directory.
+	sdir := filepath.Join(root, "--w--", "linked-file")
+	os.MkdirAll(sdir, 0o755)
+	if err := os.Symlink(target, filepath.Join(sdir, RawName)); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	// A linked session directory and a linked project directory.
+	os.Symlink(filepath.Dir(target), filepath.Join(root, "--w--", "linked-dir"))
+	os.Symlink(filepath.Dir(filepath.Dir(target)), filepath.Join(root, "--linked-project--"))
+	// The root reached through a link.
+	link := filepath.Join(base, "root-link")
+	os.Symlink(root, link)
+
+	s, err := Open(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	hs, err := s.ListSessions(ctx)
+	if err != nil || len(hs) != 1 {
+		t.Fatalf("listed %+v: %v", hs, err)
+	}
+	infos, _ := s.Sessions(ctx)
+	refused := 0
+	for _, in := range infos {
+		var le *LogError
+		if in.Err != nil {
+			if !errors.As(in.Err, &le) || !errors.Is(in.Err, ErrNotRegular) || !strings.Contains(in.Err.Error(), "symbolic link") {
+				t.Errorf("%s: %v", in.Path, in.Err)
+			}
+			refused++
+		}
+	}
+	if refused != 3 {
+		t.Fatalf("%d links reported, want 3: %+v", refused, infos)
+	}
+	if _, err := s.ReadSurface(ctx, "228b7b82-84ed-49b7-a567-981c03b28c77"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a session only reachable through a link: %v", err)
+	}
+
+	// A listed log whose session directory becomes a link is not read.
+	id := hs[0].ID
+	p, _ := s.loadID(ctx, id)
+	real := filepath.Dir(p.path)
+	os.Rename(real, real+".moved")
+	os.Symlink(real+".moved", real)
+	if _, err := s.ReadSurface(ctx, id); !errors.Is(err, ErrNotRegular) {
+		t.Fatalf("read through a linked session directory: %v", err)
+	}
+	if ts, _ := s.ReadTitles(ctx, []string{id}); !errors.Is(ts[0].Err, ErrNotRegular) {
+		t.Fatalf("titles through a linked session directory: %+v", ts[0])
+	}
+}
+
+// TestRewriteInPlaceIsReadInFull: a log rewritten in place with a longer
+// file (same inode, bigger, different earlier bytes) is not decoded as an
+// append.
+func TestRewriteInPlaceIsReadInFull(t *testing.T) {
+	path := filepath.Join(t.TempDir(), RawName)
+	data := fixture(t, "acp-multi-turn.jsonl")
+	os.WriteFile(path, data, 0o644)
+	s, _ := OpenFile(path)
+	ctx := context.Background()
+	id := "228b7b82-84ed-49b7-a567-981c03b28c77"
+	first, err := s.ReadSurface(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same log with its first prompt changed, longer.
+	changed := strings.Replace(string(data), "Reply with exactly the word: ONE.", "Reply with exactly the word: ONE, and at length, please.", -1)
+	if changed == string(data) {
+		t.Fatal("the fixture changed; pick another edit")
+	}
+	rewriteInPlace(t, path, changed)
+	second, err := s.ReadSurface(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := OpenFile(path)
+	want, _ := fresh.ReadSurface(ctx, id)
+	if !reflect.DeepEqual(second, want) || reflect.DeepEqual(second, first) {
+		t.Fatal("a rewrite in place was decoded as an append")
+	}
+}
+
+// TestErrorsNameTheFile: listing errors, Info.Err and read errors are
+// *LogError naming the file; permission denied is not not-found; a header
+// error is not kept past a change of the file.
+func TestErrorsNameTheFile(t *testing.T) {
+	le := ioErr("/x/session.jsonl", &fs.PathError{Op: "open", Path: "/x/session.jsonl", Err: syscall.EACCES})
+	if !errors.Is(le, ErrUnreadable) || !errors.Is(le, fs.ErrPermission) || errors.Is(le, ErrNotFound) ||
+		!strings.Contains(le.Error(), "permission denied") || !strings.Contains(le.Error(), "/x/session.jsonl") {
+		t.Fatalf("permission error: %v", le)
+	}
+	if nf := ioErr("/y", &fs.PathError{Op: "open", Path: "/y", Err: syscall.ENOENT}); !errors.Is(nf, ErrNotFound) || !errors.Is(nf, fs.ErrNotExist) {
+		t.Fatalf("not found: %v", nf)
+	}
+	if _, err := Open(filepath.Join(t.TempDir(), "missing")); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a missing root: %v", err)
+	}
+
+	root := t.TempDir()
+	good := fixture(t, "acp-multi-turn.jsonl")
+	path := place(t, root, good, RawName)
+	// Break the header, keeping the size, so only ctime tells.
+	bad := []byte(strings.Replace(string(good), `"type":"session"`, `"type":"sessioX"`, 1))
+	st, _ := os.Stat(path)
+	os.WriteFile(path, bad, 0o644)
+	os.Chtimes(path, st.ModTime(), st.ModTime())
+	s, _ := Open(root)
+	ctx := context.Background()
+	infos, _ := s.Sessions(ctx)
+	var e *LogError
+	if len(infos) != 1 || !errors.As(infos[0].Err, &e) || !errors.Is(e, ErrHeader) || e.Path != path {
+		t.Fatalf("bad header: %+v", infos)
+	}
+	time.Sleep(10 * time.Millisecond) // a ctime that differs
+	os.WriteFile(path, good, 0o644)
+	os.Chtimes(path, st.ModTime(), st.ModTime())
+	if hs, _ := s.ListSessions(ctx); len(hs) != 1 {
+		t.Fatal("a header error was kept past a change of the file")
+	}
+
+	if os.Geteuid() != 0 && os.Getenv("GOOS") != "windows" {
+		os.Chmod(path, 0)
+		defer os.Chmod(path, 0o644)
+		s2, _ := Open(root)
+		infos, _ := s2.Sessions(ctx)
+		if len(infos) != 1 || !errors.Is(infos[0].Err, fs.ErrPermission) || errors.Is(infos[0].Err, ErrNotFound) {
+			t.Fatalf("permission denied read as %v", infos[0].Err)
+		}
+	}
+}
+
+// TestClosersAtScale: 40,000 pending calls in an open turn get one
+// closer each, in call order, with the code their logging implies, and
+// the closers are computed once per parse.
+func TestClosersAtScale(t *testing.T) {
+	evs := pendingCalls(40000)
+	out := closers(segment{events: evs, next: int64(len(evs))})
+	if len(out.events) != 40002 {
+		t.Fatalf("%d closers", len(out.events))
+	}
+	for i, e := range out.events[:40000] {
+		if e.callID != evs[2].toolCalls[i] || (i%2 == 0) != (len(e.sources) == 1) {
+			t.Fatalf("closer %d: %+v", i, e)
+		}
+	}
+	if out.events[40000].typ != "step/end" || out.events[40001].typ != "turn/end" || out.next != int64(len(evs))+40002 {
+		t.Fatal("step/end and turn/end close the list")
+	}
+	// A result closes its call; a step/end clears them all.
+	done := append(evs[:len(evs):len(evs)], event{seq: int64(len(evs)), typ: "tool/result", callID: "call-7"})
+	if n := len(closers(segment{events: done, next: int64(len(done))}).events); n != 40001 {
+		t.Fatalf("%d closers after one result", n)
+	}
+	ended := append(evs[:len(evs):len(evs)], event{seq: int64(len(evs)), typ: "step/end"})
+	if n := len(closers(segment{events: ended, next: int64(len(ended))}).events); n != 1 {
+		t.Fatalf("%d closers after step/end", n)
+	}
+	s, info := open1(t, "synthetic-torn-open-turn.jsonl")
+	p, _ := s.load(context.Background(), info.Path)
+	if len(p.closers.events) != 4 { // the manifest says 4
+		t.Fatalf("%d closers cached with the parse", len(p.closers.events))
+	}
+}
+
+// TestCacheBudget: the parsed-log cache stays within its byte budget,
+// evicting the least recently read log.
+func TestCacheBudget(t *testing.T) {
+	root := t.TempDir()
+	names := []string{"acp-multi-turn.jsonl", "headless-compaction-recovery.jsonl", "synthetic-torn-open-turn.jsonl", "acp-packed-chunks.jsonl"}
+	var ids []string
+	for _, n := range names {
+		place(t, root, fixture(t, n), RawName)
+		_, info := open1(t, n)
+		ids = append(ids, info.Header.ID)
+	}
+	ctx := context.Background()
+	probe, _ := Open(root)
+	var costs []int64
+	for _, id := range ids {
+		p, err := probe.loadID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		costs = append(costs, p.cost)
+	}
+	budget := costs[0] + costs[1] + costs[2] // not room for all four
+	s, _ := Open(root, WithCacheBytes(budget))
+	for round := 0; round < 3; round++ {
+		for _, id := range ids {
+			if _, err := s.ReadSurface(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			if s.logs.used > budget {
+				t.Fatalf("cache holds %d bytes, budget %d", s.logs.used, budget)
+			}
+		}
+	}
+	if s.logs.order.Len() == len(ids) || s.logs.order.Len() == 0 {
+		t.Fatalf("%d logs cached", s.logs.order.Len())
+	}
+	// The most recent read is kept, the least recent evicted.
+	front := s.logs.order.Front().Value.(*lruEntry)
+	if !strings.Contains(front.p.path, sessionDir(ids[3])) {
+		t.Fatalf("most recent is %s", front.path)
+	}
+	if s.logs.get(filepath.Join(root, projectDir(nil), "x")) != nil {
+		t.Fatal("phantom entry")
+	}
+}
+
+// TestLayoutMapping: the directory names follow the writer's rules, a
+// header that does not map back to its directory is not listed, and an id
+// under two project directories is not read from either.
+func TestLayoutMapping(t *testing.T) {
+	cwd := func(s string) *string { return &s }
+	for in, want := range map[string]string{
+		"/home/alice/src/my app":       "--home-alice-src-my~0020app--",
+		`C:\Users\bob\proj`:            "--C-Users-bob-proj--",
+		"/":                            "--root--",
+		"~/x//y::z":                    "--~007E-x-y-z--",
+		"/a/😀":                         "--a-~D83D~DE00--",
+		"/" + strings.Repeat("a", 300): "--" + strings.Repeat("a", 251) + "--",
+	} {
+		if got := projectDir(cwd(in)); got != want {
+			t.Errorf("projectDir(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if projectDir(nil) != "_no-cwd" || sessionDir(".") != "~002E" || sessionDir("..") != "~002E~002E" ||
+		sessionDir("a/b c") != "a~002Fb~0020c" || sessionDir("228b7b82-84ed") != "228b7b82-84ed" {
+		t.Error("session directory names")
+	}
+
+	root := t.TempDir()
+	data := fixture(t, "acp-multi-turn.jsonl")
+	id := "228b7b82-84ed-49b7-a567-981c03b28c77"
+	// Misplaced: right project, wrong session directory.
+	wrong := filepath.Join(root, projectDir(cwd("{{cwd}}")), "not-its-id", RawName)
+	os.MkdirAll(filepath.Dir(wrong), 0o755)
+	os.WriteFile(wrong, data, 0o644)
+	s, _ := Open(root)
+	ctx := context.Background()
+	if hs, _ := s.ListSessions(ctx); len(hs) != 0 {
+		t.Fatalf("a misplaced log is listed: %+v", hs)
+	}
+	if infos, _ := s.Sessions(ctx); len(infos) != 1 || !errors.Is(infos[0].Err, ErrHeader) {
+		t.Fatalf("misplaced: %+v", infos)
+	}
+	os.RemoveAll(filepath.Dir(wrong))
+
+	// The same id under two project directories (cwds that differ).
+	place(t, root, data, RawName)
+	other := strings.Replace(string(data), `"cwd":"{{cwd}}"`, `"cwd":"/elsewhere"`, 1)
+	place(t, root, []byte(other), RawName)
+	s, _ = Open(root)
+	if hs, _ := s.ListSessions(ctx); len(hs) != 0 {
+		t.Fatalf("a duplicated id is listed: %+v", hs)
+	}
+	if _, err := s.ReadSurface(ctx, id); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("a duplicated id is read: %v", err)
+	}
+	if ts, _ := s.ReadTitles(ctx, []string{id}); !errors.Is(ts[0].Err, ErrDuplicate) {
+		t.Fatalf("titles of a duplicated id: %+v", ts)
+	}
+}
+
+// TestLegacyWebToolResult: older web logs write a tool result's callId,
+// content and isError directly in data; the reference reads one
+// tool-result block whose content is data.content.
+func TestLegacyWebToolResult(t *testing.T) {
+	surf := read(t, "web-code-mode-round.jsonl")
+	found := false
+	for _, e := range surf.Events {
+		if e.Type != "tool/result" {
+			continue
+		}
+		found = true
+		if len(e.Content) != 1 || e.Content[0].Type != "tool-result" || string(e.Content[0].Fields["toolCallId"]) != `"call_00_6VNoF1gDSerTBKoCfYSH3765"` ||
+			!strings.HasPrefix(string(e.Content[0].Fields["content"]), `[{"type":"text","text":"{\n  \"bash\"`) ||
+			string(e.Content[0].Fields["isError"]) != "false" || string(e.Source.Fields["callId"]) != `"call_00_6VNoF1gDSerTBKoCfYSH3765"` {
+			t.Fatalf("legacy tool result read as %+v", e)
+		}
+	}
+	if !found {
+		t.Fatal("no tool result on the surface")
+	}
+}

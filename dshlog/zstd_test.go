@@ -1,0 +1,190 @@
+package dshlog
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// streamFrame compresses data as one frame written in a stream, which
+// declares no content size.
+func streamFrame(t testing.TB, data []byte) []byte {
+	var buf bytes.Buffer
+	w, err := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(data) > 0 {
+		n := min(len(data), 1<<20)
+		w.Write(data[:n])
+		data = data[n:]
+	}
+	w.Close()
+	return buf.Bytes()
+}
+
+func oneShotFrame(data []byte) []byte {
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	defer enc.Close()
+	return enc.EncodeAll(data, nil)
+}
+
+const bombHeader = `{"type":"session","version":0,"id":"bomb","createdAt":1,"delegationDepth":0}` + "\n"
+
+// TestZstdBomb: frames of spaces far past the cap fail quickly with
+// ErrTooLarge naming the file, counted while streaming (the heap never
+// holds the decoded log), for reads and for titles, whether or not the
+// frames declare their size.
+func TestZstdBomb(t *testing.T) {
+	const frameSize = 32 << 20
+	spaces := bytes.Repeat([]byte{' '}, frameSize-1)
+	spaces = append(spaces, '\n')
+	for _, kind := range []string{"streamed", "sized"} {
+		t.Run(kind, func(t *testing.T) {
+			var log bytes.Buffer
+			log.Write(oneShotFrame([]byte(bombHeader)))
+			frame := streamFrame(t, spaces)
+			if kind == "sized" {
+				frame = oneShotFrame(spaces)
+			}
+			for range 6 { // 192 MiB decoded
+				log.Write(frame)
+			}
+			path := filepath.Join(t.TempDir(), ZstdName)
+			os.WriteFile(path, log.Bytes(), 0o644)
+			s, _ := OpenFile(path, WithMaxLogBytes(8<<20))
+			ctx := context.Background()
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := s.ReadSurface(ctx, "bomb")
+			ts, terr := s.ReadTitles(ctx, []string{"bomb"})
+			runtime.ReadMemStats(&after)
+			var le *LogError
+			if !errors.As(err, &le) || !errors.Is(err, ErrTooLarge) || le.Path != path {
+				t.Fatalf("read: %v", err)
+			}
+			if terr != nil || !errors.Is(ts[0].Err, ErrTooLarge) || !strings.Contains(ts[0].Err.Error(), path) {
+				t.Fatalf("titles: %+v %v", ts, terr)
+			}
+			// Far less than the 192 MiB the log decodes to: the cap is
+			// enforced while streaming, not after materialising.
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 48<<20 {
+				t.Fatalf("%d MiB allocated for a log capped at 8 MiB", alloc>>20)
+			}
+		})
+	}
+}
+
+// TestZstdFrames: a header frame bigger than 64 KiB compressed is
+// listed; a skippable frame between frames is passed over.
+func TestZstdFrames(t *testing.T) {
+	data := fixture(t, "synthetic-zstd-compaction-recovery.jsonl.zstd")
+	fr, err := nextFrame(data)
+	if err != nil || !fr.complete {
+		t.Fatal(err)
+	}
+	want := read(t, "synthetic-zstd-compaction-recovery.jsonl.zstd")
+
+	// The header frame, then a skippable frame, then the rest.
+	skip := binary.LittleEndian.AppendUint32([]byte{0x50, 0x2A, 0x4D, 0x18}, 5)
+	skip = append(skip, "hello"...)
+	withSkip := append(append(append([]byte(nil), data[:fr.n]...), skip...), data[fr.n:]...)
+	path := filepath.Join(t.TempDir(), ZstdName)
+	os.WriteFile(path, withSkip, 0o644)
+	s, info := openPath(t, path)
+	got, err := s.ReadSurface(context.Background(), info.Header.ID)
+	if err != nil || len(got.Events) != len(want.Events) || *got.CapturedThroughSeq != *want.CapturedThroughSeq {
+		t.Fatalf("with a skippable frame: %v", err)
+	}
+
+	// A header frame of incompressible bytes, well over 64 KiB.
+	noise := make([]byte, 96<<10)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range noise {
+		noise[i] = 'a' + byte(r.IntN(26))
+	}
+	header := `{"type":"session","version":0,"id":"big-header","createdAt":1,"delegationDepth":0,"agentPreset":"` + string(noise) + `"}` + "\n"
+	first := oneShotFrame([]byte(header))
+	if len(first) <= 64<<10 {
+		t.Fatalf("the header frame is only %d bytes", len(first))
+	}
+	root := t.TempDir()
+	path = filepath.Join(root, projectDir(nil), "big-header", ZstdName)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, append(first, oneShotFrame([]byte(`{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}`+"\n"))...), 0o644)
+	s, _ = Open(root)
+	if hs, err := s.ListSessions(context.Background()); err != nil || len(hs) != 1 || hs[0].ID != "big-header" {
+		infos, _ := s.Sessions(context.Background())
+		t.Fatalf("a header frame over 64 KiB: %+v %v %v", hs, err, infos[0].Err)
+	}
+}
+
+// stopAfter is a context whose Err turns to Canceled after n calls: the
+// work is stopped mid-way, wherever the decoder next looks.
+type stopAfter struct {
+	context.Context
+	n int
+}
+
+func (c *stopAfter) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestCancellationReachesTheDecoder: a read or title scan whose context
+// ends stops inside the decoding, returns the cancellation naming the
+// file, and caches nothing.
+func TestCancellationReachesTheDecoder(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	log.Write(oneShotFrame([]byte(bombHeader)))
+	line := []byte(`{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}` + "\n")
+	for range 8 {
+		log.Write(streamFrame(t, bytes.Repeat([]byte(" "), 4<<20)))
+	}
+	path := filepath.Join(dir, ZstdName)
+	os.WriteFile(path, log.Bytes(), 0o644)
+	s, _ := OpenFile(path)
+	for _, after := range []int{3, 10, 40} {
+		ctx := &stopAfter{Context: context.Background(), n: after}
+		_, err := s.ReadSurface(ctx, "bomb")
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), path) {
+			t.Fatalf("after %d checks: %v", after, err)
+		}
+		ctx = &stopAfter{Context: context.Background(), n: after}
+		if _, err := s.ReadTitles(ctx, []string{"bomb"}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("titles after %d checks: %v", after, err)
+		}
+	}
+	if s.logs.order.Len() != 0 || len(s.titles) != 0 {
+		t.Fatal("a cancelled read was cached")
+	}
+	// Raw logs too: a big log stopped part way.
+	rawPath := filepath.Join(dir, RawName)
+	var raw bytes.Buffer
+	raw.WriteString(bombHeader)
+	for i := range 50000 {
+		raw.WriteString(strings.Replace(string(line), `"seq":0`, `"seq":`+strconv.Itoa(i), 1))
+	}
+	os.WriteFile(rawPath, raw.Bytes(), 0o644)
+	rs, _ := OpenFile(rawPath)
+	if _, err := rs.ReadSurface(&stopAfter{Context: context.Background(), n: 5}, "bomb"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("raw: %v", err)
+	}
+	if _, err := rs.ReadSurface(context.Background(), "bomb"); err != nil {
+		t.Fatalf("raw, not cancelled: %v", err)
+	}
+}
