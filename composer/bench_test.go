@@ -51,3 +51,26 @@ func BenchmarkViewBigDraft(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkKeystrokeLongWord types at the start of the worst shape for
+// re-segmenting graphemes: a 100,000-character draft with no space, in
+// ASCII and in CJK. Its cost grows with the draft (the layout is redone
+// per keystroke, as in BenchmarkKeystrokeBigDraft), not with the word.
+func BenchmarkKeystrokeLongWord(b *testing.B) {
+	for _, c := range []struct{ name, unit string }{{"ascii", "a"}, {"cjk", "界"}} {
+		b.Run(c.name, func(b *testing.B) {
+			m := New(picker.New(picker.SourceFunc(nil)), nil, WithWidth(100))
+			m.SetValue(strings.Repeat(c.unit, 100_000))
+			m.cursor = 0
+			k := tea.KeyPressMsg{Code: 'x', Text: "x"}
+			bs := tea.KeyPressMsg{Code: tea.KeyBackspace}
+			for i := 0; b.Loop(); i++ {
+				if i%2 == 0 {
+					m, _ = m.Update(k)
+				} else {
+					m, _ = m.Update(bs)
+				}
+			}
+		})
+	}
+}

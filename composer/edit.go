@@ -154,19 +154,25 @@ func (m *Model) insertAtoms(as []atom) {
 	m.relayout()
 }
 
-// resegment splits the text from just before atoms[i] to the end of the
-// word after atoms[j-1] into grapheme clusters again, as rendering will
-// see it: a combining mark, a variation selector, a keycap or a ZWJ typed
-// after a character joins it, and a deletion can join what it brings
-// together (regional indicators pair from the left, so the whole word
-// after is split again). Tokens and newlines bound it. It returns where
+// resegment splits the text from just before atoms[i] to past atoms[j-1]
+// into grapheme clusters again, as rendering will see it: a combining
+// mark, a variation selector, a keycap or a ZWJ typed after a character
+// joins it, and a deletion can join what it brings together. Regional
+// indicators pair from the left and ZWJ sequences chain, so the word
+// after j is split again up to a point where nothing before can matter:
+// two plain ASCII characters in a row (always a break), a space, a token
+// or a newline — or, in a pathological run with none of those, after
+// maxResegment atoms, which bounds a keystroke's cost. It returns where
 // boundary j is now: after the cluster that holds it.
 func (m *Model) resegment(i, j int) int {
 	from, to := i, j
 	if from > 0 && m.atoms[from-1].tok == nil && !m.atoms[from-1].isNewline() {
 		from--
 	}
-	for to < len(m.atoms) && m.atoms[to].tok == nil && !m.atoms[to].isSpace() {
+	for to < len(m.atoms) && to-j < maxResegment && m.atoms[to].tok == nil && !m.atoms[to].isSpace() {
+		if to > j && plainASCII(m.atoms[to-1]) && plainASCII(m.atoms[to]) {
+			break
+		}
 		to++
 	}
 	var b strings.Builder
@@ -192,6 +198,11 @@ func (m *Model) resegment(i, j int) int {
 	m.atoms = slices.Replace(m.atoms, from, to, as...)
 	return from + n
 }
+
+const maxResegment = 256
+
+// plainASCII: a printable ASCII character, which never joins a cluster.
+func plainASCII(a atom) bool { return len(a.text) == 1 && a.text[0] > 0x20 && a.text[0] < 0x7f }
 
 // relayout recomputes what is derived from the atoms.
 func (m *Model) relayout() {

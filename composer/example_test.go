@@ -2,8 +2,11 @@ package composer_test
 
 import (
 	"fmt"
+	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/composer"
 	"github.com/dshkit/mentions/fakestore"
@@ -39,4 +42,30 @@ func Example() {
 	// 1 token
 	// what did we pick in @Design notes?
 	// 1 message captured
+}
+
+// A host that sends with ctrl+s rebinds Submit; the footer's hints come
+// from the bindings, and Enter no longer sends.
+func ExampleModel_SetKeyMap() {
+	store := fakestore.New()
+	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
+	target := sessionref.Target{ID: "current"}
+	c := composer.New(
+		picker.New(picker.ResolverSource(resolver, target, 20)),
+		composer.ResolverPreparer(resolver, target),
+		composer.WithStyles(composer.PlainStyles()),
+		composer.WithWidth(60),
+	)
+	keys := composer.DefaultKeyMap()
+	keys.Submit = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send"))
+	c.SetKeyMap(keys)
+	c.SetValue("hello")
+
+	c, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	fmt.Println(cmd == nil, c.Value())
+	lines := strings.Split(ansi.Strip(c.View()), "\n")
+	fmt.Println(strings.TrimSpace(lines[len(lines)-1]))
+	// Output:
+	// true hello
+	// @ 0/3 sessions · ctrl+s send · shift+enter newline
 }
