@@ -172,3 +172,30 @@ func TestTitlesBesideLabels(t *testing.T) {
 		t.Fatalf("renamed title not shown:\n%s", ansi.Strip(v))
 	}
 }
+
+// TestSetTitlesKeepsRenderAndScroll: titles arriving (or changing) after
+// the card was expanded and scrolled neither re-render the Markdown nor
+// move the scroll position.
+func TestSetTitlesKeepsRenderAndScroll(t *testing.T) {
+	c := longCard(WithHeight(10))
+	c.Toggle()
+	c, _ = c.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	off, first := c.vp.YOffset(), &c.turns[0]
+	if off == 0 {
+		t.Fatal("wheel did not scroll")
+	}
+	c.SetTitles(func(string) (string, bool) { return "A new title", true })
+	if c.vp.YOffset() != off {
+		t.Fatalf("scroll moved from %d to %d", off, c.vp.YOffset())
+	}
+	if &c.turns[0] != first {
+		t.Fatal("Markdown rendered again for a title")
+	}
+	if !strings.Contains(ansi.Strip(c.View()), "(title: A new title)") {
+		t.Fatal("new title not shown")
+	}
+	c.SetWidth(50)
+	if &c.turns[0] == first {
+		t.Fatal("Markdown not rendered again for a new width")
+	}
+}

@@ -50,7 +50,13 @@ type Model struct {
 	width    int
 	height   int
 	vp       viewport.Model
-	bodyW    int // the inner width the body was rendered for; 0 when stale
+	bodyOK   bool // the viewport holds the body for the current state
+
+	// turns is each turn's rendered Markdown, all snapshots in order,
+	// rendered at inner width turnsW (0 when stale). Copies of a Model
+	// share it, so it is replaced, never changed in place.
+	turns  [][]string
+	turnsW int
 }
 
 // Option configures a Model.
@@ -144,6 +150,7 @@ func (m Model) Styles() Styles { return m.styles }
 // SetStyles sets the styles; an expanded card re-renders its body.
 func (m *Model) SetStyles(s Styles) {
 	m.styles = s
+	m.turnsW = 0
 	m.invalidate()
 }
 
@@ -158,7 +165,9 @@ func (m *Model) SetKeyMap(k KeyMap) {
 }
 
 // SetTitles sets where the card learns the sessions' current titles; nil
-// shows the labels alone.
+// shows the labels alone. Call it when the titles change: the rendered
+// conversations are kept, only the lines naming the sessions are redone,
+// and the scroll position stays.
 func (m *Model) SetTitles(f TitleFunc) {
 	m.titles = f
 	m.invalidate()
@@ -174,6 +183,7 @@ func (m *Model) SetWidth(w int) {
 		return
 	}
 	m.width = max(w, minWidth)
+	m.turnsW = 0
 	m.invalidate()
 }
 
@@ -233,10 +243,10 @@ func (m Model) toggled() (Model, tea.Cmd) {
 	return m, func() tea.Msg { return ToggledMsg{Expanded: exp} }
 }
 
-// invalidate marks the rendered body stale and, for an expanded card,
-// renders it again.
+// invalidate marks the body stale and, for an expanded card, builds it
+// again.
 func (m *Model) invalidate() {
-	m.bodyW = 0
+	m.bodyOK = false
 	m.layout()
 }
 

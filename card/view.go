@@ -126,18 +126,24 @@ func (m Model) summary() string {
 	return "  " + strings.Join(parts, st.Meta.Render(" │ "))
 }
 
-// renderBody renders the conversations into the viewport, once per
-// width, styles and titles.
+// renderBody puts the conversations into the viewport: the Markdown of
+// every turn is rendered once per width and styles, and the lines naming
+// each session are added around it, so new titles cost no rendering. The
+// scroll position is kept where it still exists.
 func (m *Model) renderBody() {
-	inner := m.inner()
-	if m.bodyW == inner {
+	if m.bodyOK {
 		return
 	}
-	m.bodyW = inner
+	m.bodyOK = true
+	inner := m.inner()
+	if m.turnsW != inner {
+		m.turns = m.renderTurns(inner)
+		m.turnsW = inner
+	}
 	st := m.styles
-	md, _ := newMarkdownRenderer(st.Markdown, max(inner-2, 1))
 	var lines []string
 	add := func(s string) { lines = append(lines, fitLines(s, inner)...) }
+	t := 0
 	for i, s := range m.snaps {
 		rec := m.record.References[i]
 		cwd := "(no cwd)"
@@ -152,12 +158,27 @@ func (m *Model) renderBody() {
 				role = "Assistant"
 			}
 			add(st.Role.Render(role + ":"))
-			add(md.render(turn.Text))
+			lines = append(lines, m.turns[t]...)
+			t++
 		}
 	}
+	off := m.vp.YOffset()
 	m.vp.SetWidth(inner)
 	m.vp.SetContentLines(lines)
-	m.vp.GotoTop()
+	m.vp.SetYOffset(off)
+}
+
+// renderTurns renders every turn's Markdown at inner width, as lines no
+// wider than that.
+func (m Model) renderTurns(inner int) [][]string {
+	md, _ := newMarkdownRenderer(m.styles.Markdown, max(inner-2, 1))
+	var turns [][]string
+	for _, s := range m.snaps {
+		for _, turn := range s.Conversation {
+			turns = append(turns, fitLines(md.render(turn.Text), inner))
+		}
+	}
+	return turns
 }
 
 // fitLines splits s into lines and hard-wraps any line wider than w
