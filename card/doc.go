@@ -11,13 +11,15 @@
 // within its height ([Model.SetHeight]).
 //
 // Everything in a snapshot is untrusted. Labels, ids and working
-// directories are printed through the shared inline sanitiser; the
-// conversation is rendered by glamour with no raw HTML, autolinks or
-// character references of the author's, and glamour's output keeps only
-// SGR styling: no other escape sequence (OSC 52 clipboard writes, OSC 8
-// hyperlinks, screen clears) and no control character but the newline
-// reaches the terminal. Links show as their text and their URL, never as
-// clickable hyperlinks. Code blocks are not syntax highlighted.
+// directories are printed through the shared inline sanitiser. The
+// conversation is rendered by glamour from a Markdown subset with no raw
+// HTML, links, images or autolinks (they show as the text they were
+// written as, URL included, never as clickable hyperlinks), with every
+// character reference of the author's shown as written, and glamour's
+// output keeps only SGR styling: no other escape sequence (OSC 52
+// clipboard writes, OSC 8 hyperlinks, screen clears) and no control
+// character but the newline reaches the terminal. Code blocks are not
+// syntax highlighted.
 //
 // A message's label can differ from the session's title (a pasted
 // mention keeps its own label). A host that knows the current titles

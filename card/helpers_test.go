@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -66,8 +67,13 @@ func terminalSafe(out string) string {
 			}
 		}
 	}
-	if !strings.ContainsRune(out, 0x1b) && strings.ContainsAny(out, "\x07\x9b") {
-		return "raw control byte"
+	if !utf8.ValidString(out) {
+		return "invalid UTF-8 (a lone byte could act as a C1 control)"
+	}
+	for i := 0; i < len(out); i++ {
+		if c := out[i]; c < 0x20 && c != '\n' && c != ansi.ESC || c == 0x7f {
+			return "control byte " + quote(string(c))
+		}
 	}
 	return ""
 }

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/dshkit/mentions/sessionref"
 )
 
 // hostile is session text that tried to reach the terminal through the
@@ -197,37 +195,31 @@ func abs(n int) int {
 	return n
 }
 
-// TestNeutraliseSettles: escaping a '<' that opened an HTML block turns
-// it into a paragraph that swallows the indented code below; the second
-// pass escapes what the first left as code.
-func TestNeutraliseSettles(t *testing.T) {
-	got := neutralise("<!-- a -->\n    &#27;[2J")
-	if strings.Contains(got, "    &#27;") {
-		t.Fatalf("indented line left raw after it stopped being code: %q", got)
-	}
-	if got := neutralise("```\n<&>\n```\n<&>"); got != "```\n<&>\n```\n&lt;&amp;>" {
-		t.Fatalf("code kept verbatim, text escaped: %q", got)
-	}
-	if got := neutralise("plain text"); got != "plain text" {
-		t.Fatalf("plain text changed: %q", got)
+// TestNeutralise: '&' is escaped outside code blocks only, and nothing
+// else changes.
+func TestNeutralise(t *testing.T) {
+	mr := newMarkdownRenderer(PlainStyles().Markdown, 40)
+	for in, want := range map[string]string{
+		"plain <b> text":                   "plain <b> text",
+		"```\n<&>\n```\n<&>":               "```\n<&>\n```\n<&amp;>",
+		"    &#27; indented code\n\n&#27;": "    &#27; indented code\n\n&amp;#27;",
+		"<!-- a -->\n    &#27;[2J":         "<!-- a -->\n    &amp;#27;[2J", // no HTML block: a paragraph
+		"`&#27;` ~~&\\#27;~~ &amp;":        "`&amp;#27;` ~~&amp;\\#27;~~ &amp;amp;",
+		"> ```\n> &x;\n> ```":              "> ```\n> &x;\n> ```",
+	} {
+		if got := mr.neutralise(in); got != want {
+			t.Errorf("neutralise(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
-// TestNeutraliseCostIsLinear renders a worst shape for the passes, a
-// long run of comment lines each followed by an indented line, and a
-// single huge turn; it must finish (it is linear per pass, with a fixed
-// number of passes).
-func TestNeutraliseWorstShapes(t *testing.T) {
-	big := strings.Repeat("<!-- x -->\n    &#27;[2J <&>\n", 5000)
-	out := neutralise(big)
-	if strings.Contains(out, "    &#27;") {
-		t.Fatal("an indented line kept a raw reference")
-	}
-	huge := strings.Repeat("&#27;[2J <b>", 20000)
+// TestHugeTurn renders one turn of references and tags as long as a
+// snapshot budget allows.
+func TestHugeTurn(t *testing.T) {
+	huge := strings.Repeat("&#27;[2J <b>", 6000)
 	c := New(messageOf(snapshot("id", "l", huge)), WithWidth(100))
 	c.Toggle()
 	if why := terminalSafe(c.View()); why != "" {
 		t.Fatal(why)
 	}
-	_ = sessionref.RoleUser
 }

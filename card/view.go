@@ -171,7 +171,7 @@ func (m *Model) renderBody() {
 // renderTurns renders every turn's Markdown at inner width, as lines no
 // wider than that.
 func (m Model) renderTurns(inner int) [][]string {
-	md, _ := newMarkdownRenderer(m.styles.Markdown, max(inner-2, 1))
+	md := newMarkdownRenderer(m.styles.Markdown, max(inner-2, 1))
 	var turns [][]string
 	for _, s := range m.snaps {
 		for _, turn := range s.Conversation {
