@@ -3,66 +3,10 @@
 package textutil
 
 import (
-	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
-
-// Inline makes untrusted text (a title, a label, a working directory)
-// safe to print inside one terminal line: line breaks and tabs become
-// spaces, and every other control character, ESC included, is shown as a
-// visible \xNN escape so no text can move the cursor, change colours or
-// hide itself. Invalid UTF-8 shows as U+FFFD.
-func Inline(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
-				b.WriteRune('\uFFFD')
-				continue
-			}
-			b.WriteRune(r)
-		case r == '\n' || r == '\r' || r == '\t' || r == '\u2028' || r == '\u2029':
-			b.WriteByte(' ')
-		case unicode.IsControl(r):
-			if r < 0x100 {
-				fmt.Fprintf(&b, `\x%02X`, r)
-			} else {
-				fmt.Fprintf(&b, `\u%04X`, r)
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// Block makes untrusted multi-line text safe to print: like Inline, but
-// line breaks are kept (CR LF and lone CR become LF) and tabs become
-// spaces.
-func Block(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	lines := strings.Split(strings.ReplaceAll(s, "\r", "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = Inline(strings.ReplaceAll(l, "\t", "    "))
-	}
-	return strings.Join(lines, "\n")
-}
 
 // Fit cuts s to at most w cells, ending in "…" when cut, and pads it with
 // spaces to exactly w cells. It is grapheme aware and keeps ANSI styling.
@@ -70,29 +14,76 @@ func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(s) > w {
-		s = ansi.Truncate(s, w, "…")
-	}
-	if pad := w - ansi.StringWidth(s); pad > 0 {
+	s = Truncate(s, w, "…")
+	if pad := w - Width(s); pad > 0 {
 		s += strings.Repeat(" ", pad)
 	}
 	return s
 }
 
+// Truncate cuts s to at most w cells as [Width] measures them, ending in
+// tail when cut; it keeps ANSI styling. x/ansi's Truncate measures a
+// cluster that starts with an ASCII character (a keycap such as 1️⃣) as
+// narrower than StringWidth does, so its answer is checked with Width;
+// only when it is too wide is the cut found by a binary search on its
+// limit, O(len(s)·log w).
+func Truncate(s string, w int, tail string) string {
+	if Width(s) <= w {
+		return s
+	}
+	if t := ansi.Truncate(s, w, tail); Width(t) <= w {
+		return t
+	}
+	best := ""
+	for lo, hi := 0, w-1; lo <= hi; {
+		mid := (lo + hi) / 2
+		if t := ansi.Truncate(s, mid, tail); Width(t) <= w {
+			best, lo = t, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	return best
+}
+
 // Middle cuts plain text s to at most w cells by replacing its middle
 // with "…", which keeps both ends of a path readable.
 func Middle(s string, w int) string {
-	sw := ansi.StringWidth(s)
+	sw := Width(s)
 	if sw <= w {
 		return s
 	}
 	if w <= 1 {
-		return ansi.Truncate(s, w, "")
+		return Truncate(s, w, "")
 	}
-	head := (w - 1) / 2
-	tail := w - 1 - head
-	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, sw-tail, "")
+	head := Truncate(s, (w-1)/2, "")
+	return head + "…" + lastCells(s, w-1-Width(head))
 }
 
-// Width is the cell width of s.
+// lastCells is the longest end of plain text s that takes at most w
+// cells, cut at a grapheme cluster boundary.
+func lastCells(s string, w int) string {
+	var ends []int // byte offset where each cluster starts
+	var widths []int
+	for i := 0; i < len(s); {
+		c, cw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		if c == "" {
+			c, cw = s[i:i+1], 0
+		}
+		ends, widths = append(ends, i), append(widths, cw)
+		i += len(c)
+	}
+	start, used := len(s), 0
+	for k := len(ends) - 1; k >= 0 && used+widths[k] <= w; k-- {
+		used += widths[k]
+		start = ends[k]
+	}
+	return s[start:]
+}
+
+// Width is the cell width of s: the one width function of the module. It
+// is x/ansi's grapheme-cluster width, the one lipgloss measures with, so
+// a layout computed with it matches what a lipgloss style renders (emoji
+// ZWJ sequences, keycaps and flags are one 2-cell cluster, CJK is 2 cells
+// a character, combining marks add nothing).
 func Width(s string) int { return ansi.StringWidth(s) }

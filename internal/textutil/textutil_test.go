@@ -1,41 +1,10 @@
 package textutil
 
 import (
+	"charm.land/lipgloss/v2"
 	"strings"
 	"testing"
 )
-
-func TestInline(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain 界 🙂":          "plain 界 🙂",
-		"a\nb\tc":            "a b c",
-		"\x1b[31mred\x1b[0m": `\x1B[31mred\x1B[0m`,
-		"bell\a":             `bell\x07`,
-		"c1\u009b2J":         `c1\x9B2J`,
-		"bad\xffutf":         "bad\uFFFDutf",
-		"line\u2028sep":      "line sep",
-	} {
-		if got := Inline(in); got != want {
-			t.Errorf("Inline(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func FuzzInline(f *testing.F) {
-	f.Add("\x1b]8;;http://x\x07link\x1b]8;;\x07")
-	f.Add("a\r\nb\x00")
-	f.Fuzz(func(t *testing.T, s string) {
-		out := Inline(s)
-		for _, r := range out {
-			if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\u2028' || r == '\u2029' {
-				t.Fatalf("control %U escaped into %q", r, out)
-			}
-		}
-		if strings.Contains(Block(s), "\r") {
-			t.Fatal("CR in block")
-		}
-	})
-}
 
 func TestFitAndMiddle(t *testing.T) {
 	if got := Fit("界界界", 5); got != "界界…" && Width(got) != 5 {
@@ -51,4 +20,76 @@ func TestFitAndMiddle(t *testing.T) {
 	if got := Middle("short", 15); got != "short" {
 		t.Errorf("Middle short = %q", got)
 	}
+}
+
+// TestWidth pins the cells Width gives the shapes that once disagreed
+// between width functions: one grapheme cluster is one unit.
+func TestWidth(t *testing.T) {
+	for _, c := range []struct {
+		s string
+		w int
+	}{
+		{"abc", 3},
+		{"界", 2},
+		{"日本語のテキスト", 16},
+		{"e\u0301", 1},             // combining acute
+		{"a\u0301\u0302\u0303", 1}, // stacked marks
+		{"กั", 1},                  // Thai vowel sign
+		{"1\uFE0F\u20E3", 2},       // keycap 1️⃣
+		{"#\uFE0F\u20E3", 2},       // keycap #️⃣
+		{"1\uFE0F\u20E3" + "2\uFE0F\u20E3" + "3\uFE0F\u20E3", 6},
+		{"👩\u200D💻", 2},               // ZWJ sequence
+		{"👨\u200D👩\u200D👧\u200D👦", 2}, // family
+		{"👩🏽\u200D🚀", 2},              // with a skin tone
+		{"🏳\uFE0F\u200D🌈", 2},         // rainbow flag
+		{"🇯🇵", 2},                     // regional-indicator flag
+		{"🇯🇵🇫🇷", 4},                   // two flags
+		{"🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F", 2}, // tag sequence
+		{"❤\uFE0F", 2},
+		{"🙂", 2},
+		{"\x1b[31mred\x1b[0m", 3}, // styling takes no cell
+	} {
+		if got := Width(c.s); got != c.w {
+			t.Errorf("Width(%+q) = %d, want %d", c.s, got, c.w)
+		}
+		if got := lipgloss.Width(c.s); got != Width(c.s) {
+			t.Errorf("lipgloss.Width(%+q) = %d, Width %d", c.s, got, Width(c.s))
+		}
+		for w := 1; w <= 8; w++ {
+			if got := Width(Fit(c.s, w)); got != w {
+				t.Errorf("Width(Fit(%+q, %d)) = %d", c.s, w, got)
+			}
+		}
+	}
+}
+
+func TestMiddleKeepsClusters(t *testing.T) {
+	s := "1\uFE0F\u20E3👩\u200D💻界/path/🇯🇵e\u0301end"
+	for w := 1; w <= Width(s)+1; w++ {
+		got := Middle(s, w)
+		if Width(got) > w {
+			t.Errorf("Middle(%+q, %d) = %+q is %d cells", s, w, got, Width(got))
+		}
+		if Inline(got) != got {
+			t.Errorf("Middle(%+q, %d) = %+q split a cluster", s, w, got)
+		}
+	}
+}
+
+func FuzzFit(f *testing.F) {
+	f.Add("1\uFE0F\u20E3 2\uFE0F\u20E3 界 👩\u200D💻", 5)
+	f.Add("\x1b[1mbold\x1b[0m 🇯🇵", 3)
+	f.Fuzz(func(t *testing.T, s string, w int) {
+		w = w%64 + 1
+		if w < 1 {
+			w += 64
+		}
+		s = Inline(s)
+		if got := Fit(s, w); Width(got) != w {
+			t.Fatalf("Fit(%+q, %d) = %+q is %d cells", s, w, got, Width(got))
+		}
+		if got := Middle(s, w); Width(got) > w || Width(s) <= w && got != s {
+			t.Fatalf("Middle(%+q, %d) = %+q is %d cells", s, w, got, Width(got))
+		}
+	})
 }
