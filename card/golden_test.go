@@ -15,7 +15,7 @@ import (
 func goldenMessage() (*sessionref.Message, TitleFunc) {
 	cwd := "/home/dev/src/mentions"
 	real := snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789abc", "Fix the session parser",
-		"Why does the **parser** fail on empty input? 1️⃣ 🇯🇵 👩‍👩‍👧",
+		"Why does the **parser** fail on empty input? 1️⃣ 🇯🇵 ✅",
 		"Because `len(x)-1` underflows. Fixed in `parser.go`:\n\n- guard the empty case\n- add a test\n\n```go\nif len(x) == 0 { return nil }\n```",
 		"重构日志模块 and the trailing newline case? café e\u0301")
 	real.Cwd = &cwd
