@@ -37,8 +37,11 @@ const (
 	ageW      = 8
 	gapW      = 2
 	labelMinW = 16
-	cwdMinW   = 12
-	cwdMaxW   = 48
+	// labelMinAgeW is the least the label keeps beside the id and age
+	// alone: at 40 columns a row still shows label, id and age.
+	labelMinAgeW = 12
+	cwdMinW      = 12
+	cwdMaxW      = 48
 	// reasonLabelMinW is the least a disabled row's label keeps beside the
 	// reason it cannot be picked.
 	reasonLabelMinW = 6
@@ -53,7 +56,10 @@ func (m Model) chooseColumns(g geometry) columns {
 	}
 	c.idW = min(c.idW, textutil.ShortIDWidth)
 	need := func() int {
-		n := markerW + labelMinW + gapW + c.idW
+		n := markerW + gapW + c.idW + labelMinW
+		if !c.cwd && !c.badge {
+			n -= labelMinW - labelMinAgeW // the age may squeeze the label more
+		}
 		if c.badge {
 			n += gapW + badgeW
 		}
@@ -82,12 +88,20 @@ func (m Model) chooseColumns(g geometry) columns {
 		c.cwdW = min(max(cwdMinW, (rest-gapW)*2/5), cwdMaxW)
 		rest -= gapW + c.cwdW
 	}
-	c.labelW = max(rest, 1)
+	c.labelW = rest
+	if rest < labelMinAgeW {
+		// Too narrow for all of it: the label keeps a few cells, the id
+		// what is left.
+		c.labelW = max(rest, min(4, g.innerW-markerW))
+		c.idW = max(min(c.idW, g.innerW-markerW-c.labelW-gapW), 0)
+	}
 	return c
 }
 
-func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols columns, now time.Time) string {
+func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols columns, innerW int, now time.Time) string {
 	st := m.styles
+	reason, off := m.disabled(c)
+	highlighted = highlighted && !off // a row that cannot be picked never looks chosen
 	base := st.Row
 	if highlighted {
 		base = st.Highlighted
@@ -105,7 +119,6 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 		put(seg{text: "  "})
 	}
 	label := textutil.Inline(c.Label)
-	reason, off := m.disabled(c)
 	switch {
 	case stale:
 		put(fitSegs([]seg{{label, st.Stale}}, cols.labelW)...)
@@ -128,8 +141,10 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 		put(gap)
 		put(fitSegs([]seg{{badge(c.Rank), st.Badge}}, badgeW)...)
 	}
-	put(gap)
-	put(fitSegs([]seg{{textutil.ShortID(c.SessionID), meta}}, cols.idW)...)
+	if cols.idW > 0 {
+		put(gap)
+		put(fitSegs([]seg{{textutil.ShortID(c.SessionID), meta}}, cols.idW)...)
+	}
 	if cols.cwd {
 		cwd := "(no cwd)"
 		if c.Cwd != nil {
@@ -142,6 +157,7 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 		put(gap)
 		put(fitSegs([]seg{{Age(now, c.CreatedAt), meta}}, ageW)...)
 	}
+	segs = fitSegs(segs, innerW) // exact, whatever the columns came to
 	out := make([]byte, 0, 256)
 	for _, s := range segs {
 		out = append(out, s.style.Inherit(base).Render(s.text)...)

@@ -34,7 +34,7 @@ func (m Model) view(g geometry) string {
 		now := m.now()
 		stale := !m.Fresh()
 		for i := m.offset; i < min(len(m.items), m.offset+g.rows); i++ {
-			lines = append(lines, m.renderRow(m.items[i], i == m.cursor && !stale, stale, cols, now))
+			lines = append(lines, m.renderRow(m.items[i], i == m.cursor && !stale, stale, cols, g.innerW, now))
 		}
 		if g.footer {
 			text, style, _ := m.footer()
