@@ -4,9 +4,11 @@
 package main
 
 import (
-	"flag"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,42 +19,38 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "mentions-demo:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string) error {
-	fs := flag.NewFlagSet("mentions-demo", flag.ContinueOnError)
-	count := fs.Int("count", 300, "number of generated sessions in the embedded store")
-	seed := fs.Uint64("seed", 1, "seed of the generated sessions")
-	cwd := fs.String("cwd", "", "working directory of the current session (default: the busiest generated one)")
-	latency := fs.Duration("latency", 0, "delay every store read by this much, e.g. 800ms, to watch the async picker")
-	budget := fs.Int("budget", 0, "byte budget of each referenced session's snapshot (default 65536)")
-	noMouse := fs.Bool("no-mouse", false, "do not enable mouse reporting")
-	inline := fs.Bool("inline", false, "draw in the normal screen instead of the alternate screen")
-	plain := fs.Bool("plain", os.Getenv("NO_COLOR") != "", "draw without colour (default when NO_COLOR is set)")
-	sessions := fs.String("sessions", "", "also offer the DeepSeek Harness session logs under this root")
-	dsh := fs.Bool("dsh", false, "also offer the DeepSeek Harness sessions of the default root ($DSH_HOME/sessions or ~/.dsh/sessions)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: mentions-demo [flags]\n\nA chat screen on an embedded session store: type @ to mention another session.\n\n")
-		fs.PrintDefaults()
+// run is the command without the process: it returns the exit code.
+// A bad command line is one line naming the flag, the usage hint, and 1.
+func run(args []string, stdout, stderr io.Writer) int {
+	f, err := parseFlags(args, os.Getenv)
+	var bad *FlagError
+	switch {
+	case errors.As(err, &bad):
+		fmt.Fprintf(stderr, "mentions-demo: %v\n%s\n", bad, usageHint)
+		return 1
+	case f.help:
+		printUsage(stdout)
+		return 0
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return nil
-		}
-		return err
+	if err := start(f); err != nil {
+		fmt.Fprintln(stderr, "mentions-demo:", err)
+		return 1
 	}
+	return 0
+}
 
+func start(f flags) error {
 	home, _ := os.UserHomeDir()
 	store := fakestore.New()
 	now := time.Now()
-	store.Seed(fakestore.SeedOptions{Count: *count, Seed: *seed, Now: now, Home: home})
-	here := *cwd
+	here := f.cwd
 	if here == "" {
 		here = fakestore.Cwds(home)[0]
+	} else if abs, err := filepath.Abs(here); err == nil {
+		here = abs
 	}
 	current := sessionref.Target{ID: "demo-current-session", Cwd: &here}
 	if err := store.Create(current.ID, &here, now); err != nil {
@@ -60,15 +58,16 @@ func run(args []string) error {
 	}
 	title := "Mentions demo"
 	store.SetTitle(current.ID, title)
-	store.SetLatency(*latency)
+	store.SetLatency(f.latency)
+	store.Seed(fakestore.SeedOptions{Count: f.count, Seed: f.seed, Now: now, Home: home})
 
 	opts := demo.Options{
 		Store: store, Current: current, Title: title, Home: home,
-		StoreName: fmt.Sprintf("fakestore, %d sessions", *count),
-		Config:    sessionref.Config{MaxReferenceBytes: *budget},
-		NoMouse:   *noMouse, Inline: *inline, Plain: *plain,
+		StoreName: fmt.Sprintf("fakestore, %d sessions", f.count),
+		Config:    sessionref.Config{MaxReferenceBytes: f.budget},
+		NoMouse:   f.noMouse, Inline: f.inline, Plain: f.plain,
 	}
-	if err := addLogs(&opts, *sessions, *dsh); err != nil {
+	if err := addLogs(&opts, f.sessions, f.dsh); err != nil {
 		return err
 	}
 	m, err := demo.New(opts)

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func noEnv(string) string { return "" }
+
+func TestParseFlagsRejects(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		flag string // the flag the error names ("" for a stray argument)
+		want string // a part of the reason
+	}{
+		{[]string{"--count", "-5"}, "--count", "from 0 to 1000000"},
+		{[]string{"--count=2000000"}, "--count", "from 0 to 1000000"},
+		{[]string{"--count", "many"}, "--count", `got "many"`},
+		{[]string{"--budget", "-1"}, "--budget", "from 1 to 9007199254740991"},
+		{[]string{"--budget", "0"}, "--budget", "from 1"},
+		{[]string{"--budget", "9007199254740993"}, "--budget", "from 1 to 9007199254740991"},
+		{[]string{"--latency", "-1s"}, "--latency", "from 0s to 1m0s"},
+		{[]string{"--latency", "2h"}, "--latency", "from 0s"},
+		{[]string{"--latency", "soon"}, "--latency", `got "soon"`},
+		{[]string{"--seed", "-1"}, "--seed", "whole number"},
+		{[]string{"--cwd", ""}, "--cwd", "empty"},
+		{[]string{"--sessions="}, "--sessions", "empty"},
+		{[]string{"--sessions", "/tmp", "--dsh"}, "--sessions", "not both"},
+		{[]string{"--nope"}, "--nope", "no such flag"},
+		{[]string{"--count"}, "--count", "needs a value"},
+		{[]string{"--plain=maybe"}, "--plain", "true or false"},
+		{[]string{"extra"}, "", `unexpected argument "extra"`},
+		{[]string{"--count", "5", "more", "args"}, "", `unexpected argument "more"`},
+	} {
+		_, err := parseFlags(tc.args, noEnv)
+		var fe *FlagError
+		if !errors.As(err, &fe) {
+			t.Errorf("%q: error %v (%T), want a *FlagError", tc.args, err, err)
+			continue
+		}
+		if fe.Flag != tc.flag || !strings.Contains(fe.Reason, tc.want) {
+			t.Errorf("%q: got flag %q reason %q, want flag %q reason containing %q", tc.args, fe.Flag, fe.Reason, tc.flag, tc.want)
+		}
+		if msg := err.Error(); strings.Contains(msg, "maxReferenceBytes") || strings.Contains(msg, "\n") {
+			t.Errorf("%q: message %q names an internal field or spans lines", tc.args, msg)
+		}
+	}
+}
+
+func TestParseFlagsAccepts(t *testing.T) {
+	f, err := parseFlags([]string{"--count", "0", "--seed", "7", "--latency", "800ms", "--budget", "9007199254740991", "--plain", "--inline", "--no-mouse", "--cwd", "/x"}, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := flags{count: 0, seed: 7, latency: 800 * time.Millisecond, budget: 1<<53 - 1, plain: true, inline: true, noMouse: true, cwd: "/x"}
+	if f != want {
+		t.Fatalf("got %+v, want %+v", f, want)
+	}
+	f, err = parseFlags(nil, func(k string) string {
+		if k == "NO_COLOR" {
+			return "1"
+		}
+		return ""
+	})
+	if err != nil || !f.plain || f.count != defaultCount || f.seed != 1 || f.budget != 0 {
+		t.Fatalf("defaults with NO_COLOR: %+v, %v", f, err)
+	}
+	if f, err := parseFlags([]string{"--help"}, noEnv); err != nil || !f.help {
+		t.Fatalf("--help: %+v, %v", f, err)
+	}
+}
+
+// TestRunBadFlags runs the command as main does: one line naming the
+// flag, the usage hint, exit 1, and nothing started.
+func TestRunBadFlags(t *testing.T) {
+	for _, args := range [][]string{{"--count", "-5"}, {"--budget", "-1"}, {"--budget", "9007199254740993"}, {"--latency", "-1s"}, {"extra"}} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 1 {
+			t.Errorf("%q: exit %d, want 1", args, code)
+		}
+		lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[0], "mentions-demo: ") || lines[1] != usageHint {
+			t.Errorf("%q: stderr %q", args, errOut.String())
+		}
+		if len(args) > 1 && !strings.Contains(lines[0], args[0]) {
+			t.Errorf("%q: %q does not name %s", args, lines[0], args[0])
+		}
+		if out.Len() != 0 {
+			t.Errorf("%q: stdout %q", args, out.String())
+		}
+	}
+}
+
+func TestRunHelp(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"--help"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "-budget") || errOut.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
