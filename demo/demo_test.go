@@ -61,7 +61,7 @@ func typeIn(m Model, s string) Model {
 	return m
 }
 
-func screen(m Model) string { return ansi.Strip(m.View().Content) }
+func text(m Model) string { return ansi.Strip(m.View().Content) }
 
 func start(t testing.TB, cfg sessionref.Config) (Model, *fakestore.Store) {
 	m, s := newDemo(t, cfg)
@@ -79,8 +79,8 @@ func TestPickByClickSendAndExpandByClick(t *testing.T) {
 	if !p.IsOpen() || len(p.Items()) != 3 {
 		t.Fatalf("picker: open=%v items=%d", p.IsOpen(), len(p.Items()))
 	}
-	if !strings.Contains(screen(m), "this dir") {
-		t.Fatalf("no rank badge on screen:\n%s", screen(m))
+	if !strings.Contains(text(m), "this dir") {
+		t.Fatalf("no rank badge on screen:\n%s", text(m))
 	}
 	r := p.Rect()
 	second := p.Items()[1]
@@ -89,7 +89,7 @@ func TestPickByClickSendAndExpandByClick(t *testing.T) {
 		t.Fatalf("click picked %+v, want %s", toks, second.SessionID)
 	}
 	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter})
-	sc := screen(m)
+	sc := text(m)
 	if !strings.Contains(sc, "▸ Referenced 1 session: @重构日志模块") || !strings.Contains(sc, "demo stand-in") {
 		t.Fatalf("no card or reply:\n%s", sc)
 	}
@@ -100,15 +100,15 @@ func TestPickByClickSendAndExpandByClick(t *testing.T) {
 	}
 	// Click the card to expand it; it shows the captured conversation.
 	span := m.cardSpans[0]
-	m = drive(m, tea.MouseClickMsg{X: 3, Y: headerH + span.start - m.vp.YOffset(), Button: tea.MouseLeft})
-	if sc := screen(m); !strings.Contains(sc, "▾ Referenced") || !strings.Contains(sc, "What about 重构日志模块?") {
+	m = drive(m, tea.MouseClickMsg{X: 3, Y: headerH + span.Top - m.vp.YOffset(), Button: tea.MouseLeft})
+	if sc := text(m); !strings.Contains(sc, "▾ Referenced") || !strings.Contains(sc, "What about 重构日志模块?") {
 		t.Fatalf("card did not expand:\n%s", sc)
 	}
 	// Changing the source afterwards changes nothing shown.
 	store.AppendUser("s-logs", "LATER EDIT")
 	store.CompactAll("s-logs", "gone")
 	m = drive(m, transcriptMsg{surface: surf})
-	if strings.Contains(screen(m), "LATER") {
+	if strings.Contains(text(m), "LATER") {
 		t.Fatal("the card re-read its source")
 	}
 }
@@ -119,15 +119,15 @@ func TestInspectorShowsBothUserMessages(t *testing.T) {
 	m = drive(m, tea.KeyPressMsg{Code: tea.KeyTab})
 	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter})
 	m = drive(m, tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
-	sc := screen(m)
+	sc := text(m)
 	for _, want := range []string{"message 1 of 2 · role user · source session-reference", "## Referenced sessions", sessionref.UntrustedPhrase,
-		"@Fix the session parser: ", "of 65536 bytes", "message 2 of 2 · role user · the direct message", "see @Fix the session parser"} {
+		"@Fix the session parser · s-parser · ", "Budget: 64 KiB per referenced session", "message 2 of 2 · role user · the direct message", "see @Fix the session parser"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("inspector lacks %q", want)
 		}
 	}
 	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEscape})
-	if strings.Contains(screen(m), "Inspector") {
+	if strings.Contains(text(m), "Inspector") {
 		t.Fatal("esc did not leave the inspector")
 	}
 }
@@ -142,7 +142,7 @@ func TestBudgetErrorKeepsDraft(t *testing.T) {
 	if m.comp.Value() != before || len(m.comp.Tokens()) != 1 {
 		t.Fatalf("draft changed: %q", m.comp.Value())
 	}
-	if sc := screen(m); !strings.Contains(sc, "✗ @Fix the session parser is too large to fit the 40 B snapshot budget") {
+	if sc := text(m); !strings.Contains(sc, "✗ @Fix the session parser is too large to fit the 40 B snapshot budget") {
 		t.Fatalf("no budget error:\n%s", sc)
 	}
 }
@@ -152,7 +152,7 @@ func TestSmallScreens(t *testing.T) {
 	m = typeIn(m, "@")
 	for _, sz := range [][2]int{{40, 12}, {20, 6}, {120, 40}, {40, 12}} {
 		m = drive(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		lines := strings.Split(screen(m), "\n")
+		lines := strings.Split(text(m), "\n")
 		if len(lines) > sz[1] {
 			t.Errorf("%v: %d lines", sz, len(lines))
 		}
@@ -202,11 +202,14 @@ func TestEndToEndCancelSlowPrepare(t *testing.T) {
 	tm.Type("see @pars")
 	waitFor(t, tm, "Fix the session parser")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	waitFor(t, tm, "@Fix the session parser ") // the pick is made before the store slows
 	store.SetLatency(time.Hour)
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "preparing")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
 	waitFor(t, tm, "Sending cancelled; your draft is kept.")
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	waitFor(t, tm, "press ctrl+c again")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	if !strings.HasPrefix(final.comp.Value(), "see @[Fix the session parser](dsh-session:") || final.sentCount != 0 {
@@ -236,6 +239,8 @@ func TestEndToEndClickAndBudget(t *testing.T) {
 	tm.Type("now")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "too large to fit the 40 B snapshot budget")
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	waitFor(t, tm, "press ctrl+c again")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	toks := final.comp.Tokens()

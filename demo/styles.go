@@ -1,38 +1,71 @@
 package demo
 
 import (
+	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 
+	"github.com/dshkit/mentions/card"
 	"github.com/dshkit/mentions/composer"
+	"github.com/dshkit/mentions/internal/theme"
 	"github.com/dshkit/mentions/picker"
 )
 
-type tstyles struct {
-	header, you, bot, body, meta, err lipgloss.Style
+// styles is how the demo's own parts draw.
+type styles struct {
+	header, you, bot, body, meta, err, status, title lipgloss.Style
+	help                                             help.Styles
 }
 
-func transcriptStyles(plain bool) tstyles {
-	if plain {
-		b := lipgloss.NewStyle()
-		return tstyles{header: b.Reverse(true), you: b.Bold(true), bot: b.Bold(true), body: b.PaddingLeft(2), meta: b, err: b}
-	}
-	return tstyles{
-		header: lipgloss.NewStyle().Background(lipgloss.Color("#3B2F7A")).Foreground(lipgloss.Color("#F2F0FF")).Bold(true),
-		you:    lipgloss.NewStyle().Foreground(lipgloss.Color("#A28CFF")).Bold(true),
-		bot:    lipgloss.NewStyle().Foreground(lipgloss.Color("#6FD38F")).Bold(true),
-		body:   lipgloss.NewStyle().PaddingLeft(2),
-		meta:   lipgloss.NewStyle().Foreground(lipgloss.Color("#8A8A8A")),
-		err:    lipgloss.NewStyle().Foreground(lipgloss.Color("#FF6B6B")),
-	}
-}
-
-// plainPickerStyles keep the picker's glyphs and underline, without colour.
-func plainPickerStyles() picker.Styles {
+// newStyles builds the demo's styles from a palette. The plain palette
+// carries no colour, so plain styles lean on bold and reverse instead.
+func newStyles(p theme.Palette) styles {
 	b := lipgloss.NewStyle()
-	return picker.Styles{
-		Frame: b.Border(lipgloss.RoundedBorder()), Row: b, Highlighted: b.Reverse(true), Marker: b.Bold(true),
-		Match: b.Underline(true), Label: b, Meta: b, Badge: b, Disabled: b.Strikethrough(true), Status: b.Italic(true), Error: b, Stale: b.Faint(true),
+	s := styles{
+		header: b.Background(p.HeaderBg).Foreground(p.HeaderFg).Bold(true),
+		you:    b.Foreground(p.Accent).Bold(true),
+		bot:    b.Foreground(p.Good).Bold(true),
+		body:   b.PaddingLeft(2),
+		meta:   b.Foreground(p.Dim),
+		err:    b.Foreground(p.Error),
+		status: b.Foreground(p.Warn).Bold(true),
+		title:  b.Foreground(p.Accent).Bold(true),
+		help: help.Styles{
+			ShortKey:       b.Foreground(p.Accent),
+			ShortDesc:      b.Foreground(p.Dim),
+			ShortSeparator: b.Foreground(p.Dim),
+			Ellipsis:       b.Foreground(p.Dim),
+			FullKey:        b.Foreground(p.Accent),
+			FullDesc:       b.Foreground(p.Dim),
+			FullSeparator:  b.Foreground(p.Dim),
+		},
 	}
+	if p.Transparent {
+		s.header = b.Reverse(true)
+		s.help.ShortKey = b.Bold(true)
+		s.help.FullKey = b.Bold(true)
+	}
+	return s
+}
+
+// componentStyles are the styles handed to the components.
+type componentStyles struct {
+	picker   picker.Styles
+	composer composer.Styles
+	card     card.Styles
+}
+
+func stylesFor(plain bool, dark bool) componentStyles {
+	if plain {
+		return componentStyles{picker: picker.PlainStyles(), composer: plainComposerStyles(), card: card.PlainStyles()}
+	}
+	return componentStyles{picker: picker.DefaultStyles(dark), composer: composer.DefaultStyles(dark), card: card.DefaultStyles(dark)}
+}
+
+func palette(plain, dark bool) theme.Palette {
+	if plain {
+		return theme.Plain()
+	}
+	return theme.Default(dark)
 }
 
 func plainComposerStyles() composer.Styles {

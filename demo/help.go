@@ -1,0 +1,159 @@
+package demo
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dshkit/mentions/internal/textutil"
+)
+
+// hint is a binding on the short hint line; the line drops the highest
+// drop first when it does not fit, so the keys a newcomer needs most
+// (ctrl+c, f1) stay to the end.
+type hint struct {
+	b    key.Binding
+	drop int
+}
+
+// shortHints are the bindings the hint line offers now. The composer's
+// footer already names its own keys (send, newline, @), so they are not
+// repeated here.
+func (m Model) shortHints() []hint {
+	k := m.keys
+	switch {
+	case m.comp.Preparing():
+		return []hint{{m.comp.KeyMap().Cancel, 1}, {k.Quit, 0}}
+	case m.comp.Picker().IsOpen():
+		var hs []hint
+		for i, b := range m.comp.Picker().KeyMap().ShortHelp() {
+			hs = append(hs, hint{b, 10 - i})
+		}
+		return append(hs, hint{k.Help, 2}, hint{k.Quit, 1})
+	}
+	var hs []hint
+	if _, ok := m.lastCard(); ok {
+		for _, b := range m.lastCardKeys().ShortHelp() {
+			hs = append(hs, hint{b, 5})
+		}
+	}
+	hs = append(hs, hint{k.Inspect, 4})
+	if m.vp.TotalLineCount() > m.vp.Height() {
+		hs = append(hs, hint{k.ScrollUp, 6}, hint{k.ScrollDown, 7})
+	}
+	return append(hs, hint{k.Help, 2}, hint{k.Quit, 1})
+}
+
+// shortHelpView is the one-line hint, rendered by bubbles/help from the
+// bindings that fit in the width, dropping the least needed first.
+func (m Model) shortHelpView() string {
+	hs := m.shortHints()
+	for {
+		var bs []key.Binding
+		for _, h := range hs {
+			bs = append(bs, h.b)
+		}
+		v := m.help.ShortHelpView(bs)
+		if textutil.Width(v) <= m.w || len(hs) <= 1 {
+			return textutil.Fit(v, m.w)
+		}
+		worst := 0
+		for i, h := range hs {
+			if h.drop > hs[worst].drop {
+				worst = i
+			}
+		}
+		hs = append(hs[:worst:worst], hs[worst+1:]...)
+	}
+}
+
+// helpSection is one titled part of the F1 screen.
+type helpSection struct {
+	title  string
+	groups [][]key.Binding
+	all    bool // list keys that are off right now too
+}
+
+// helpSections are every component's keys, from their own KeyMaps. The
+// picker's keys are listed even while it is closed (they are off then);
+// keys a component turned off for good (the card's scrolling) are not.
+func (m Model) helpSections() []helpSection {
+	return []helpSection{
+		{"Writing", m.comp.KeyMap().FullHelp(), false},
+		{"In the picker (after @)", m.comp.Picker().KeyMap().FullHelp(), true},
+		{"Reference cards", m.lastCardKeys().FullHelp(), false},
+		{"Screens", m.keys.FullHelp(), false},
+	}
+}
+
+func enabled(groups [][]key.Binding, all bool) [][]key.Binding {
+	out := make([][]key.Binding, 0, len(groups))
+	for _, g := range groups {
+		var og []key.Binding
+		for _, b := range g {
+			if len(b.Keys()) == 0 || b.Help().Key == "" || !all && !b.Enabled() {
+				continue // unbound, off, or with no help text
+			}
+			b.SetEnabled(true)
+			og = append(og, b)
+		}
+		out = append(out, og)
+	}
+	return out
+}
+
+// renderHelp lays the F1 screen out for the width: each section's
+// columns side by side while they fit, wrapping to more rows when they
+// do not; the viewport scrolls what is taller than the screen.
+func (m *Model) renderHelp() {
+	var out []string
+	for _, s := range m.helpSections() {
+		var cols []string
+		for _, g := range enabled(s.groups, s.all) {
+			if col := m.help.FullHelpView([][]key.Binding{g}); col != "" {
+				cols = append(cols, col)
+			}
+		}
+		if len(cols) == 0 {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, m.st.title.Render(s.title))
+		out = append(out, packColumns(cols, m.w, "    ")...)
+	}
+	for i, l := range out {
+		out[i] = textutil.Fit(l, m.w)
+	}
+	m.helpVP.SetContentLines(out)
+}
+
+// packColumns puts columns side by side, sep between them, starting a
+// new row when the next would pass width. It returns the lines.
+func packColumns(cols []string, width int, sep string) []string {
+	var lines []string
+	var row []string
+	rowW := 0
+	flush := func() {
+		if len(row) > 0 {
+			lines = append(lines, strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, row...), "\n")...)
+			row, rowW = nil, 0
+		}
+	}
+	for _, c := range cols {
+		w := lipgloss.Width(c)
+		if len(row) > 0 && rowW+textutil.Width(sep)+w > width {
+			flush()
+		}
+		if len(row) > 0 {
+			row = append(row, sep)
+			rowW += textutil.Width(sep)
+		}
+		row = append(row, c)
+		rowW += w
+	}
+	flush()
+	return lines
+}

@@ -1,0 +1,144 @@
+package demo
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dshkit/mentions/internal/textutil"
+)
+
+// headerH is the title bar's height.
+const headerH = 1
+
+// layoutKey is what the layout depends on.
+type layoutKey struct {
+	w, h, composerH int
+	status          string
+	screen          screen
+}
+
+// height is the number of lines the demo draws: the window, or in inline
+// mode at most InlineHeight, so the shell above stays in view.
+func (m Model) height() int {
+	if m.opts.Inline {
+		return min(m.h, m.opts.InlineHeight)
+	}
+	return m.h
+}
+
+// layout sizes the transcript to what the status line, the composer and
+// the hint line leave. It runs after every message (a mouse motion
+// included), so it does nothing unless something it depends on changed.
+func (m *Model) layout() {
+	status := m.statusView()
+	k := layoutKey{m.w, m.h, m.comp.Height(), status, m.screen}
+	if k == m.laidOut {
+		return
+	}
+	m.laidOut = k
+	h := m.height()
+	m.comp.SetWidth(m.w)
+	statusH := 0
+	if status != "" {
+		statusH = lipgloss.Height(status)
+	}
+	vpH := max(h-headerH-statusH-m.comp.Height()-1, 1)
+	m.vp.SetWidth(m.w)
+	m.vp.SetHeight(vpH)
+	m.comp.SetOrigin(0, headerH+vpH+statusH)
+	// The inspector and keys screens: a title line above, a hint line below.
+	m.inspVP.SetWidth(m.w)
+	m.inspVP.SetHeight(max(h-2, 1))
+	m.helpVP.SetWidth(m.w)
+	m.helpVP.SetHeight(max(h-2, 1))
+	if m.follow {
+		m.vp.GotoBottom()
+	}
+}
+
+// renderOverlays re-renders the screen that is open (after a resize or
+// a restyle).
+func (m *Model) renderOverlays() {
+	switch m.screen {
+	case inspectScreen:
+		m.renderInspector()
+	case helpScreen:
+		m.renderHelp()
+	}
+}
+
+// statusView is the line above the composer: a quit that waits for a
+// second ctrl+c, or the background build's progress. It wraps; it is
+// never cut.
+func (m Model) statusView() string {
+	var s string
+	switch {
+	case m.confirmQuit:
+		s = "Your draft is not sent: press ctrl+c again to quit and lose it, any other key to keep writing."
+	case m.build.running:
+		s = m.build.progress()
+	case m.build.err != nil:
+		s = "✗ building the corpus failed: " + textutil.Inline(m.build.err.Error())
+	default:
+		return ""
+	}
+	return m.st.status.Width(max(m.w, 1)).Render(s)
+}
+
+// View draws the screen, with the picker popup on top.
+func (m Model) View() tea.View {
+	var content string
+	switch m.screen {
+	case inspectScreen:
+		content = m.overlayView(inspectorTitle, m.inspVP.View(), scrollPosition(m.inspVP.TotalLineCount(), m.inspVP.YOffset(), m.inspVP.Height()))
+	case helpScreen:
+		content = m.overlayView("Keys", m.helpVP.View(), scrollPosition(m.helpVP.TotalLineCount(), m.helpVP.YOffset(), m.helpVP.Height()))
+	default:
+		parts := []string{m.header(), m.vp.View()}
+		if s := m.statusView(); s != "" {
+			parts = append(parts, s)
+		}
+		parts = append(parts, m.comp.View(), m.shortHelpView())
+		content = strings.Join(parts, "\n")
+	}
+	layers := []*lipgloss.Layer{lipgloss.NewLayer(content)}
+	if p := m.comp.Picker(); m.screen == chatScreen && p.IsOpen() {
+		if r := p.Rect(); r.W > 0 {
+			layers = append(layers, lipgloss.NewLayer(p.View()).X(r.X).Y(r.Y).Z(1))
+		}
+	}
+	v := tea.NewView(lipgloss.NewCompositor(layers...).Render())
+	v.AltScreen = !m.opts.Inline
+	if !m.opts.NoMouse {
+		v.MouseMode = tea.MouseModeAllMotion // motion without a button: hover highlights picker rows
+	}
+	v.WindowTitle = "mentions demo"
+	return v
+}
+
+// overlayView is a full screen (inspector, keys): its title and the way
+// out on top, the scroll position and keys at the bottom.
+func (m Model) overlayView(title, body, pos string) string {
+	top := m.st.header.Render(textutil.Fit(" "+title+" · esc back", m.w))
+	bottom := pos + " · esc back · ↑/↓ pgup/pgdn scroll" // cut from the end
+	if m.confirmQuit {
+		bottom = "ctrl+c again quits and loses the draft"
+	}
+	return top + "\n" + body + "\n" + m.st.meta.Render(textutil.Fit(bottom, m.w))
+}
+
+func (m Model) header() string {
+	cwd := "(no cwd)"
+	if c := m.opts.Current.Cwd; c != nil {
+		cwd = textutil.ShortenHome(*c, m.opts.Home)
+	}
+	title := m.opts.Title
+	if title == "" {
+		title = m.opts.Current.ID
+	}
+	s := fmt.Sprintf(" mentions demo · %s · %s · %s", textutil.Inline(title), textutil.Inline(cwd), textutil.Inline(m.opts.StoreName))
+	return m.st.header.Render(textutil.Fit(s, m.w))
+}

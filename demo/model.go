@@ -1,0 +1,200 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshkit/mentions/card"
+	"github.com/dshkit/mentions/composer"
+	"github.com/dshkit/mentions/picker"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// screen is what fills the window besides the header.
+type screen int
+
+const (
+	chatScreen    screen = iota // transcript, composer, hint line
+	inspectScreen               // what the model receives
+	helpScreen                  // every key
+)
+
+// transcriptMsg carries the current session's surface, read in a Cmd.
+type transcriptMsg struct {
+	surface sessionref.Surface
+	err     error
+}
+
+// Model is the demo: a transcript of the current session rebuilt from the
+// store, a reference card above each message that referenced sessions,
+// the composer with its picker, an inspector and help.
+type Model struct {
+	opts     Options
+	keys     KeyMap
+	cardKeys card.KeyMap
+	st       styles
+	comps    componentStyles
+	store    Store
+	resolver *sessionref.Resolver
+	comp     composer.Model
+	help     help.Model
+	vp       viewport.Model // the transcript
+	inspVP   viewport.Model // the inspector
+	helpVP   viewport.Model // the F1 screen
+
+	w, h        int
+	screen      screen
+	events      []sessionref.Event
+	cards       map[int64]card.Model // by the context event's seq
+	cardSpans   []cardSpan           // where cards are in the transcript
+	loadErr     error
+	confirmQuit bool // ctrl+c was pressed once with a draft
+	build       buildState
+	sentCount   int
+	follow      bool // keep the transcript scrolled to the bottom
+	laidOut     layoutKey
+}
+
+// New builds the demo over its options.
+func New(o Options) (Model, error) {
+	if o.Store == nil {
+		return Model{}, fmt.Errorf("demo: a store is required")
+	}
+	o = o.withDefaults()
+	var q sessionref.SessionQuery = o.Store
+	if o.Others != nil {
+		q = union{local: o.Store, refs: o.Others}
+	}
+	r, err := sessionref.NewResolver(q, o.Config)
+	if err != nil {
+		return Model{}, err
+	}
+	comps := stylesFor(o.Plain, true)
+	pickOpts := []picker.Option{picker.WithClock(o.Now), picker.WithStyles(comps.picker)}
+	if o.Home != "" {
+		pickOpts = append(pickOpts, picker.WithHome(o.Home))
+	}
+	p := picker.New(picker.ResolverSource(r, o.Current, sessionref.DefaultCandidateLimit), pickOpts...)
+	comp := composer.New(p, composer.ResolverPreparer(r, o.Current),
+		composer.WithBudget(r.Config().MaxReferenceBytes), composer.WithMaxReferences(r.Config().MaxReferences),
+		composer.WithStyles(comps.composer))
+	m := Model{
+		opts:     o,
+		keys:     DefaultKeyMap(),
+		cardKeys: card.DefaultKeyMap(),
+		st:       newStyles(palette(o.Plain, true)),
+		comps:    comps,
+		store:    o.Store,
+		resolver: r,
+		comp:     comp,
+		help:     help.New(),
+		vp:       viewport.New(),
+		inspVP:   viewport.New(),
+		helpVP:   viewport.New(),
+		cards:    map[int64]card.Model{},
+		w:        80,
+		h:        24,
+		follow:   true,
+	}
+	m.help.Styles = m.st.help
+	m.vp.KeyMap = viewport.KeyMap{} // the demo pages it; arrows belong to the composer
+	m.vp.MouseWheelEnabled = false
+	m.build.total = -1
+	if o.Build != nil {
+		m.build.running = true
+	}
+	m.layout()
+	return m, nil
+}
+
+// Init loads the transcript, starts the background build if any, and
+// asks the terminal for its background, to pick dark or light styles.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.load(nil), m.startBuild()}
+	if !m.opts.Plain {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// load appends evs to the current session (if any) and reads its surface
+// back, in a Cmd: the store may be slow, and Update never waits for it.
+func (m Model) load(evs []sessionref.Event) tea.Cmd {
+	store, id := m.store, m.opts.Current.ID
+	return func() tea.Msg {
+		for _, ev := range evs {
+			if _, err := store.Append(id, ev); err != nil {
+				return transcriptMsg{err: err}
+			}
+		}
+		s, err := store.ReadSurface(context.Background(), id)
+		return transcriptMsg{surface: s, err: err}
+	}
+}
+
+// Update routes messages: the demo's keys first, then the component the
+// message is for.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.layout()
+		m.rebuild()
+		m.renderOverlays()
+		var cmd tea.Cmd
+		m.comp, cmd = m.comp.Update(msg)
+		m.layout()
+		return m, cmd
+	case tea.BackgroundColorMsg:
+		if !m.opts.Plain {
+			m.restyle(msg.IsDark())
+		}
+		return m, nil
+	case transcriptMsg:
+		m.loadErr = msg.err
+		if msg.err == nil {
+			m.events = msg.surface.Events
+		}
+		m.rebuild()
+		return m, nil
+	case buildMsg:
+		return m, m.onBuild(msg)
+	case composer.SubmittedMsg:
+		m.sentCount++
+		return m, m.load(messagesFor(msg))
+	case card.ToggledMsg:
+		return m, nil
+	case tea.KeyPressMsg:
+		if cmd, ok := m.handleKey(msg); ok {
+			m.layout()
+			return m, cmd
+		}
+	case tea.MouseMsg:
+		if cmd, ok := m.handleMouse(msg); ok {
+			return m, cmd
+		}
+	}
+	var cmd tea.Cmd
+	m.comp, cmd = m.comp.Update(msg)
+	m.layout()
+	return m, cmd
+}
+
+// restyle switches every part to the dark or light palette.
+func (m *Model) restyle(dark bool) {
+	m.comps = stylesFor(false, dark)
+	m.st = newStyles(palette(false, dark))
+	m.help.Styles = m.st.help
+	m.comp.SetStyles(m.comps.composer)
+	m.comp.SetPickerStyles(m.comps.picker)
+	for seq, c := range m.cards {
+		c.SetStyles(m.comps.card)
+		m.cards[seq] = c
+	}
+	m.rebuild()
+	m.renderOverlays()
+}

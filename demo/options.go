@@ -1,0 +1,55 @@
+package demo
+
+import (
+	"context"
+	"time"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// Options configure the demo.
+type Options struct {
+	// Store holds the current session; the demo appends to it.
+	Store Store
+	// Others, when set, holds the sessions that can be referenced besides
+	// those of Store (real DeepSeek Harness logs, say).
+	Others sessionref.SessionQuery
+	// Current is the session being written in.
+	Current sessionref.Target
+	// Title is shown in the header.
+	Title string
+	// StoreName says where sessions come from, for the header.
+	StoreName string
+	// Config is the resolver's configuration (budget, limits).
+	Config sessionref.Config
+	// Build, when set, fills Store after the screen is shown: it runs in
+	// the background while a progress line shows how far it got, and
+	// reports through progress (sessions done, sessions in all). The
+	// picker searches what is there so far.
+	Build func(ctx context.Context, progress func(done, total int)) error
+	// NoMouse turns mouse reporting off.
+	NoMouse bool
+	// Inline draws below the shell prompt instead of on the alternate
+	// screen, in at most InlineHeight lines.
+	Inline bool
+	// InlineHeight is the most lines an inline screen takes (default 16).
+	InlineHeight int
+	// Now and Home make ages and ~ paths reproducible in tests.
+	Now  func() time.Time
+	Home string
+	// Plain draws without colour: every component gets its PlainStyles.
+	Plain bool
+}
+
+// DefaultInlineHeight is the most lines an inline demo takes.
+const DefaultInlineHeight = 16
+
+func (o Options) withDefaults() Options {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.InlineHeight <= 0 {
+		o.InlineHeight = DefaultInlineHeight
+	}
+	return o
+}

@@ -1,0 +1,107 @@
+package demo
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// handleKey takes the keys that are the demo's: quitting, the inspector
+// and help screens, paging the transcript, and the card keys (sent to the
+// last card's own Update). It reports whether it took the key; the
+// composer gets the rest.
+func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := m.keys
+	if key.Matches(msg, k.Quit) {
+		if m.confirmQuit || m.comp.Value() == "" {
+			return tea.Quit, true
+		}
+		m.confirmQuit = true // the draft would be lost: ask first
+		return nil, true
+	}
+	m.confirmQuit = false // any other key keeps the draft
+	switch m.screen {
+	case inspectScreen, helpScreen:
+		vp := &m.inspVP
+		if m.screen == helpScreen {
+			vp = &m.helpVP
+		}
+		switch {
+		case key.Matches(msg, k.Back),
+			m.screen == inspectScreen && key.Matches(msg, k.Inspect),
+			m.screen == helpScreen && key.Matches(msg, k.Help):
+			m.screen = chatScreen
+		default:
+			*vp, _ = vp.Update(msg)
+		}
+		return nil, true
+	}
+	switch {
+	case key.Matches(msg, k.Inspect):
+		m.screen = inspectScreen
+		m.renderInspector()
+		m.inspVP.GotoTop()
+		return nil, true
+	case key.Matches(msg, k.Help):
+		m.screen = helpScreen
+		m.renderHelp()
+		m.helpVP.GotoTop()
+		return nil, true
+	case m.cardKeyMatches(msg):
+		if seq, ok := m.lastCard(); ok {
+			return m.updateCard(seq, msg), true
+		}
+		return nil, true
+	case m.comp.Picker().IsOpen():
+		return nil, false // paging keys move in the picker
+	case key.Matches(msg, k.ScrollUp):
+		m.vp.PageUp()
+		m.follow = m.vp.AtBottom()
+		return nil, true
+	case key.Matches(msg, k.ScrollDown):
+		m.vp.PageDown()
+		m.follow = m.vp.AtBottom()
+		return nil, true
+	}
+	return nil, false
+}
+
+// handleMouse routes the mouse: on the inspector and help screens the
+// wheel scrolls; while the picker is open every event goes to the
+// composer first (a click outside the popup closes it and goes no
+// further, so it never toggles the card underneath); in the transcript
+// the wheel scrolls and a click goes to the card under the pointer.
+func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
+	if m.screen != chatScreen {
+		if w, ok := msg.(tea.MouseWheelMsg); ok {
+			vp := &m.inspVP
+			if m.screen == helpScreen {
+				vp = &m.helpVP
+			}
+			*vp, _ = vp.Update(w)
+		}
+		return nil, true
+	}
+	if m.comp.Picker().WantsMouse(msg) {
+		return nil, false
+	}
+	mouse := msg.Mouse()
+	top := headerH
+	if mouse.Y < top || mouse.Y >= top+m.vp.Height() {
+		return nil, false
+	}
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.vp.ScrollUp(3)
+		case tea.MouseWheelDown:
+			m.vp.ScrollDown(3)
+		}
+		m.follow = m.vp.AtBottom()
+	case tea.MouseClickMsg:
+		if seq, ok := m.cardAt(mouse.Y); ok {
+			return m.updateCard(seq, msg), true
+		}
+	}
+	return nil, true
+}
