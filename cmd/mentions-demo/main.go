@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -59,13 +60,15 @@ func start(f flags) error {
 	title := "Mentions demo"
 	store.SetTitle(current.ID, title)
 	store.SetLatency(f.latency)
-	store.Seed(fakestore.SeedOptions{Count: f.count, Seed: f.seed, Now: now, Home: home})
 
 	opts := demo.Options{
 		Store: store, Current: current, Title: title, Home: home,
 		StoreName: fmt.Sprintf("fakestore, %d sessions", f.count),
 		Config:    sessionref.Config{MaxReferenceBytes: f.budget},
 		NoMouse:   f.noMouse, Inline: f.inline, Plain: f.plain,
+		Build: func(ctx context.Context, progress func(done, total int)) error {
+			return seed(ctx, store, fakestore.SeedOptions{Count: f.count, Seed: f.seed, Now: now, Home: home}, progress)
+		},
 	}
 	if err := addLogs(&opts, f.sessions, f.dsh); err != nil {
 		return err
@@ -76,4 +79,30 @@ func start(f flags) error {
 	}
 	_, err = tea.NewProgram(m).Run()
 	return err
+}
+
+// seedBatch is how many sessions one Seed call makes: small enough that
+// the picker's reads interleave with the build and progress moves often.
+const seedBatch = 2000
+
+// seed generates the corpus in batches, reporting progress after each,
+// so the screen shows at once and the picker works while it grows. A
+// corpus of at most seedBatch sessions is exactly Seed's; a larger one
+// seeds each further batch from o.Seed and the batch number.
+func seed(ctx context.Context, store *fakestore.Store, o fakestore.SeedOptions, progress func(done, total int)) error {
+	total := o.Count
+	progress(0, total)
+	for done, batch := 0, uint64(0); done < total; batch++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := min(seedBatch, total-done)
+		b := o
+		b.Count = n
+		b.Seed = o.Seed + batch*0x9E3779B97F4A7C15
+		store.Seed(b)
+		done += n
+		progress(done, total)
+	}
+	return nil
 }
