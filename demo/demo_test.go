@@ -19,6 +19,13 @@ var now = fakestore.DefaultNow
 
 func newDemo(t testing.TB, cfg sessionref.Config) (Model, *fakestore.Store) {
 	t.Helper()
+	return newDemoWith(t, func(o *Options) { o.Config = cfg })
+}
+
+// newDemoWith builds a demo over a small fixed store, with a fixed clock
+// and home; change adjusts the options (it starts plain).
+func newDemoWith(t testing.TB, change func(*Options)) (Model, *fakestore.Store) {
+	t.Helper()
 	s := fakestore.New(fakestore.WithClock(func() time.Time { return now }))
 	cwd := "/home/dev/src/mentions"
 	other := "/home/dev/src/api"
@@ -34,8 +41,12 @@ func newDemo(t testing.TB, cfg sessionref.Config) (Model, *fakestore.Store) {
 		s.AppendAssistant(x.id, "Here is what I found about **"+x.title+"**.")
 	}
 	s.Create("current", &cwd, now)
-	m, err := New(Options{Store: s, Current: sessionref.Target{ID: "current", Cwd: &cwd}, Title: "Demo", StoreName: "fakestore",
-		Config: cfg, Now: func() time.Time { return now }, Home: "/home/dev", Plain: true})
+	o := Options{Store: s, Current: sessionref.Target{ID: "current", Cwd: &cwd}, Title: "Demo", StoreName: "fakestore",
+		Now: func() time.Time { return now }, Home: "/home/dev", Plain: true}
+	if change != nil {
+		change(&o)
+	}
+	m, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,8 +75,13 @@ func typeIn(m Model, s string) Model {
 func text(m Model) string { return ansi.Strip(m.View().Content) }
 
 func start(t testing.TB, cfg sessionref.Config) (Model, *fakestore.Store) {
-	m, s := newDemo(t, cfg)
-	m = drive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	return startWith(t, 100, 30, func(o *Options) { o.Config = cfg })
+}
+
+// startWith is newDemoWith at a w×h window, initialised.
+func startWith(t testing.TB, w, h int, change func(*Options)) (Model, *fakestore.Store) {
+	m, s := newDemoWith(t, change)
+	m = drive(m, tea.WindowSizeMsg{Width: w, Height: h})
 	for _, msg := range run(m.Init()) {
 		m = drive(m, msg)
 	}
@@ -202,7 +218,7 @@ func TestEndToEndCancelSlowPrepare(t *testing.T) {
 	tm.Type("see @pars")
 	waitFor(t, tm, "Fix the session parser")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
-	waitFor(t, tm, "@Fix the session parser ") // the pick is made before the store slows
+	waitFor(t, tm, "1/3 sessions") // the pick is made before the store slows
 	store.SetLatency(time.Hour)
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "preparing")

@@ -17,29 +17,20 @@ type hint struct {
 	drop int
 }
 
-// shortHints are the bindings the hint line offers now. The composer's
-// footer already names its own keys (send, newline, @), so they are not
-// repeated here.
+// shortHints are the bindings the hint line offers now: the demo's own
+// and the card's. The composer's footer already names the composer's and
+// the open picker's keys (send, newline, @, cancel, pick), from their
+// KeyMaps, so they are never repeated here.
 func (m Model) shortHints() []hint {
 	k := m.keys
-	switch {
-	case m.comp.Preparing():
-		return []hint{{m.comp.KeyMap().Cancel, 1}, {k.Quit, 0}}
-	case m.comp.Picker().IsOpen():
-		var hs []hint
-		for i, b := range m.comp.Picker().KeyMap().ShortHelp() {
-			hs = append(hs, hint{b, 10 - i})
-		}
-		return append(hs, hint{k.Help, 2}, hint{k.Quit, 1})
-	}
 	var hs []hint
-	if _, ok := m.lastCard(); ok {
+	if _, ok := m.lastCard(); ok && !m.comp.Picker().IsOpen() {
 		for _, b := range m.lastCardKeys().ShortHelp() {
 			hs = append(hs, hint{b, 5})
 		}
 	}
 	hs = append(hs, hint{k.Inspect, 4})
-	if m.vp.TotalLineCount() > m.vp.Height() {
+	if !m.comp.Picker().IsOpen() && m.vp.TotalLineCount() > m.vp.Height() {
 		hs = append(hs, hint{k.ScrollUp, 6}, hint{k.ScrollDown, 7})
 	}
 	return append(hs, hint{k.Help, 2}, hint{k.Quit, 1})
@@ -80,7 +71,7 @@ type helpSection struct {
 // keys a component turned off for good (the card's scrolling) are not.
 func (m Model) helpSections() []helpSection {
 	return []helpSection{
-		{"Writing", m.comp.KeyMap().FullHelp(), false},
+		{"Writing", m.comp.KeyMap().FullHelp(), true},
 		{"In the picker (after @)", m.comp.Picker().KeyMap().FullHelp(), true},
 		{"Reference cards", m.lastCardKeys().FullHelp(), false},
 		{"Screens", m.keys.FullHelp(), false},

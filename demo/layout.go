@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/picker"
 )
 
 // headerH is the title bar's height.
@@ -49,6 +50,9 @@ func (m *Model) layout() {
 	m.vp.SetWidth(m.w)
 	m.vp.SetHeight(vpH)
 	m.comp.SetOrigin(0, headerH+vpH+statusH)
+	// The popup stays over the transcript: never over the title bar, the
+	// draft or the hint line.
+	m.comp.SetPickerBounds(picker.Rect{X: 0, Y: headerH, W: m.w, H: vpH + statusH})
 	// The inspector and keys screens: a title line above, a hint line below.
 	m.inspVP.SetWidth(m.w)
 	m.inspVP.SetHeight(max(h-2, 1))
@@ -57,6 +61,15 @@ func (m *Model) layout() {
 	if m.follow {
 		m.vp.GotoBottom()
 	}
+}
+
+// composerTop is the screen row of the composer's first line.
+func (m Model) composerTop() int {
+	top := headerH + m.vp.Height()
+	if s := m.statusView(); s != "" {
+		top += lipgloss.Height(s)
+	}
+	return top
 }
 
 // renderOverlays re-renders the screen that is open (after a resize or
@@ -110,7 +123,17 @@ func (m Model) View() tea.View {
 			layers = append(layers, lipgloss.NewLayer(p.View()).X(r.X).Y(r.Y).Z(1))
 		}
 	}
-	v := tea.NewView(lipgloss.NewCompositor(layers...).Render())
+	frame := lipgloss.NewCompositor(layers...).Render()
+	if m.quitting && m.opts.Inline {
+		// The shell's prompt comes back on the line after the last one
+		// drawn; without this empty line it would overwrite the hints.
+		frame += "\n"
+	}
+	v := tea.NewView(frame)
+	if c := m.comp.Cursor(); c != nil && m.screen == chatScreen {
+		c.Y += m.composerTop() // the terminal's own cursor, for IMEs and screen readers
+		v.Cursor = c
+	}
 	v.AltScreen = !m.opts.Inline
 	if !m.opts.NoMouse {
 		v.MouseMode = tea.MouseModeAllMotion // motion without a button: hover highlights picker rows
@@ -123,7 +146,11 @@ func (m Model) View() tea.View {
 // out on top, the scroll position and keys at the bottom.
 func (m Model) overlayView(title, body, pos string) string {
 	top := m.st.header.Render(textutil.Fit(" "+title+" · esc back", m.w))
-	bottom := pos + " · esc back · ↑/↓ pgup/pgdn scroll" // cut from the end
+	// The position and the way out first; the scroll keys when they fit.
+	bottom := pos + " · esc back"
+	if full := bottom + " · ↑/↓ pgup/pgdn scroll"; textutil.Width(full) <= m.w {
+		bottom = full
+	}
 	if m.confirmQuit {
 		bottom = "ctrl+c again quits and loses the draft"
 	}

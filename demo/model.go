@@ -53,6 +53,7 @@ type Model struct {
 	cardSpans   []cardSpan           // where cards are in the transcript
 	loadErr     error
 	confirmQuit bool // ctrl+c was pressed once with a draft
+	quitting    bool // the last frame: inline, it ends on an empty line
 	build       buildState
 	sentCount   int
 	follow      bool // keep the transcript scrolled to the bottom
@@ -82,6 +83,7 @@ func New(o Options) (Model, error) {
 	comp := composer.New(p, composer.ResolverPreparer(r, o.Current),
 		composer.WithBudget(r.Config().MaxReferenceBytes), composer.WithMaxReferences(r.Config().MaxReferences),
 		composer.WithStyles(comps.composer))
+	comp.SetVirtualCursor(false) // View places the terminal's own cursor
 	m := Model{
 		opts:     o,
 		keys:     DefaultKeyMap(),

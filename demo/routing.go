@@ -13,6 +13,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.keys
 	if key.Matches(msg, k.Quit) {
 		if m.confirmQuit || m.comp.Value() == "" {
+			m.quitting, m.confirmQuit = true, false
 			return tea.Quit, true
 		}
 		m.confirmQuit = true // the draft would be lost: ask first
@@ -66,8 +67,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // handleMouse routes the mouse: on the inspector and help screens the
-// wheel scrolls; while the picker is open every event goes to the
-// composer first (a click outside the popup closes it and goes no
+// wheel scrolls; the composer is asked first (while the picker is open
+// it takes every click: outside the popup one closes it and goes no
 // further, so it never toggles the card underneath); in the transcript
 // the wheel scrolls and a click goes to the card under the pointer.
 func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
@@ -81,7 +82,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	}
-	if m.comp.Picker().WantsMouse(msg) {
+	if m.comp.WantsMouse(msg) {
 		return nil, false
 	}
 	mouse := msg.Mouse()

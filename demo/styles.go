@@ -56,7 +56,7 @@ type componentStyles struct {
 
 func stylesFor(plain bool, dark bool) componentStyles {
 	if plain {
-		return componentStyles{picker: picker.PlainStyles(), composer: plainComposerStyles(), card: card.PlainStyles()}
+		return componentStyles{picker: picker.PlainStyles(), composer: composer.PlainStyles(), card: card.PlainStyles()}
 	}
 	return componentStyles{picker: picker.DefaultStyles(dark), composer: composer.DefaultStyles(dark), card: card.DefaultStyles(dark)}
 }
@@ -66,9 +66,4 @@ func palette(plain, dark bool) theme.Palette {
 		return theme.Plain()
 	}
 	return theme.Default(dark)
-}
-
-func plainComposerStyles() composer.Styles {
-	b := lipgloss.NewStyle()
-	return composer.Styles{Prompt: b.Bold(true), Text: b, Placeholder: b.Faint(true), Cursor: b.Reverse(true), Token: b.Bold(true).Underline(true), Footer: b, Error: b.Bold(true), Busy: b.Italic(true)}
 }

@@ -1,0 +1,407 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+var (
+	ctrlC = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	ctrlT = tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl}
+	f1    = tea.KeyPressMsg{Code: tea.KeyF1}
+	esc   = tea.KeyPressMsg{Code: tea.KeyEscape}
+	enter = tea.KeyPressMsg{Code: tea.KeyEnter}
+	tab   = tea.KeyPressMsg{Code: tea.KeyTab}
+	pgDn  = tea.KeyPressMsg{Code: tea.KeyPgDown}
+)
+
+// scenario brings a started demo to a screen worth checking.
+type scenario struct {
+	name  string
+	cfg   sessionref.Config
+	steps func(Model) Model
+}
+
+// sendWithReference sends a message that references a session.
+func sendWithReference(m Model) Model {
+	m = typeIn(m, "compare @pars")
+	m = drive(m, tab)
+	m = typeIn(m, "with the retry fix")
+	return drive(m, enter)
+}
+
+var scenarios = []scenario{
+	{"picker", sessionref.Config{}, func(m Model) Model { return typeIn(m, "see @") }},
+	{"error", sessionref.Config{MaxReferenceBytes: 40}, func(m Model) Model {
+		m = typeIn(m, "use @pars")
+		m = drive(m, tab)
+		m = typeIn(m, "now")
+		return drive(m, enter)
+	}},
+	{"help", sessionref.Config{}, func(m Model) Model { return drive(m, f1) }},
+	{"inspector", sessionref.Config{}, func(m Model) Model { return drive(sendWithReference(m), ctrlT) }},
+}
+
+var goldenSizes = [][2]int{{40, 12}, {80, 24}, {120, 40}}
+
+func at(t *testing.T, sc scenario, w, h int, change func(*Options)) Model {
+	t.Helper()
+	m, _ := startWith(t, w, h, func(o *Options) {
+		o.Config = sc.cfg
+		if change != nil {
+			change(o)
+		}
+	})
+	return sc.steps(m)
+}
+
+// TestGoldenScreens keeps the screens a newcomer meets, at three sizes:
+// the picker open, an error shown, F1 open, the inspector open. The
+// clock, the store and the home are fixed; -update regenerates them.
+func TestGoldenScreens(t *testing.T) {
+	for _, sc := range scenarios {
+		for _, sz := range goldenSizes {
+			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
+				m := at(t, sc, sz[0], sz[1], nil)
+				golden.RequireEqual(t, text(m))
+			})
+		}
+	}
+}
+
+// TestScreensFit: no line is wider than the window, and no screen
+// taller, from 40×12 to 200×60.
+func TestScreensFit(t *testing.T) {
+	for _, sc := range scenarios {
+		for _, sz := range append(goldenSizes, [2]int{200, 60}) {
+			m := at(t, sc, sz[0], sz[1], nil)
+			lines := strings.Split(text(m), "\n")
+			if len(lines) > sz[1] {
+				t.Errorf("%s %v: %d lines", sc.name, sz, len(lines))
+			}
+			for _, l := range lines {
+				if w := textutil.Width(l); w > sz[0] {
+					t.Errorf("%s %v: a line is %d cells: %q", sc.name, sz, w, l)
+				}
+			}
+		}
+	}
+}
+
+var sgr = regexp.MustCompile("\x1b\\[([0-9;:]*)m")
+
+// colourParams returns the SGR parameters in s that set a colour:
+// 30–39, 40–49 (38 and 48 with their extended forms), 90–97, 100–107.
+func colourParams(s string) []string {
+	var found []string
+	for _, m := range sgr.FindAllStringSubmatch(s, -1) {
+		for _, p := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' }) {
+			n, err := strconv.Atoi(p)
+			if err != nil {
+				continue
+			}
+			if n >= 30 && n <= 49 || n >= 90 && n <= 97 || n >= 100 && n <= 107 {
+				found = append(found, m[0])
+				break
+			}
+		}
+	}
+	return found
+}
+
+// TestPlainHasNoColour renders every screen with Plain and finds no SGR
+// colour parameter; the same screens in colour do have some, so the
+// check can fail.
+func TestPlainHasNoColour(t *testing.T) {
+	all := append(scenarios,
+		scenario{"empty", sessionref.Config{}, func(m Model) Model { return m }},
+		scenario{"sent", sessionref.Config{}, func(m Model) Model { return drive(sendWithReference(m), tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}) }},
+		scenario{"confirm-quit", sessionref.Config{}, func(m Model) Model { return drive(typeIn(m, "draft"), ctrlC) }},
+		scenario{"load-error", sessionref.Config{}, func(m Model) Model { return drive(m, transcriptMsg{err: errors.New("disk on fire")}) }},
+	)
+	for _, sc := range all {
+		for _, sz := range [][2]int{{40, 12}, {80, 24}} {
+			plain := at(t, sc, sz[0], sz[1], nil).View().Content
+			if c := colourParams(plain); len(c) > 0 {
+				t.Errorf("%s %v with --plain: colour %q", sc.name, sz, c[:min(len(c), 5)])
+			}
+			colour := at(t, sc, sz[0], sz[1], func(o *Options) { o.Plain = false }).View().Content
+			if len(colourParams(colour)) == 0 {
+				t.Errorf("%s %v in colour: no colour at all, the check proves nothing", sc.name, sz)
+			}
+		}
+	}
+}
+
+// TestHintLineKeepsTheWayOut: at 80 and 40 columns the hint line keeps
+// "f1 more keys" and "ctrl+c quit", and no key is named twice on screen.
+func TestHintLineKeepsTheWayOut(t *testing.T) {
+	for _, sc := range []scenario{
+		{"empty", sessionref.Config{}, func(m Model) Model { return m }},
+		{"picker", sessionref.Config{}, func(m Model) Model { return typeIn(m, "see @") }},
+		{"sent", sessionref.Config{}, sendWithReference},
+	} {
+		for _, w := range []int{40, 80, 100} {
+			m := at(t, sc, w, 24, nil)
+			lines := strings.Split(text(m), "\n")
+			hintLine := lines[len(lines)-1]
+			for _, want := range []string{"f1 more keys", "ctrl+c quit"} {
+				if !strings.Contains(hintLine, want) {
+					t.Errorf("%s at %d: hint line %q lacks %q", sc.name, w, hintLine, want)
+				}
+			}
+			// Below the transcript: the draft, its footer and the hints.
+			below := strings.Join(lines[headerH+m.vp.Height():], "\n")
+			for _, k := range []string{"enter send", "tab mention", "esc close", "ctrl+t", "f1", "ctrl+c", "ctrl+o"} {
+				if n := strings.Count(below, k); n > 1 {
+					t.Errorf("%s at %d: %q shown %d times:\n%s", sc.name, w, k, n, below)
+				}
+			}
+		}
+	}
+}
+
+// TestHelpScreen: F1 lists every component's keys laid out to the width
+// (nothing cut at 40 columns: the keys are all in the scrollable list),
+// says how to leave, and Esc or F1 leaves.
+func TestHelpScreen(t *testing.T) {
+	m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 40, 12, nil)
+	m = drive(m, f1)
+	sc := text(m)
+	if !strings.Contains(sc, "Keys · esc back") || !strings.Contains(sc, "esc back") {
+		t.Fatalf("no title or way out:\n%s", sc)
+	}
+	var seen strings.Builder
+	for range 20 {
+		seen.WriteString(text(m) + "\n")
+		m = drive(m, pgDn)
+	}
+	all := seen.String()
+	for _, want := range []string{"enter", "send", "shift+enter", "tab", "mention", "ctrl+p", "esc", "close", "ctrl+o", "ctrl+t", "what the model gets", "ctrl+c", "quit", "f1", "pgup"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("F1 at 40 columns never shows %q", want)
+		}
+	}
+	if strings.Contains(all, "…") {
+		t.Errorf("F1 cut something:\n%s", all)
+	}
+	if strings.Contains(all, "shift+↑") {
+		t.Errorf("F1 lists the card's scroll keys, which are off in the demo")
+	}
+	if m = drive(m, esc); strings.Contains(text(m), "Keys · esc back") {
+		t.Fatal("esc did not close F1")
+	}
+	m = drive(drive(m, f1), f1)
+	if strings.Contains(text(m), "Keys · esc back") {
+		t.Fatal("f1 did not close F1")
+	}
+}
+
+// TestInspectorTitleAndScroll: the title says it shows the last message
+// with references, the bottom line where the view is, and the last line
+// is reachable at 80×24.
+func TestInspectorTitleAndScroll(t *testing.T) {
+	m := at(t, scenarios[3], 80, 24, nil)
+	sc := text(m)
+	if !strings.Contains(sc, "the last message with references") {
+		t.Fatalf("title:\n%s", sc)
+	}
+	if !regexp.MustCompile(`lines 1–22 of \d+ \(\d+%\)`).MatchString(sc) {
+		t.Fatalf("no scroll position:\n%s", sc)
+	}
+	if strings.Contains(sc, "compare @Fix the session parser with the retry fix") {
+		t.Fatal("the direct message fits on the first screen: the test proves nothing")
+	}
+	for range 5 {
+		m = drive(m, pgDn)
+	}
+	sc = text(m)
+	if !strings.Contains(sc, "compare @Fix the session parser with the retry fix") || !strings.Contains(sc, "(100%)") {
+		t.Fatalf("the last line is not reachable:\n%s", sc)
+	}
+	// Sending a message without references afterwards: the inspector
+	// still shows the last one with references, as its title says.
+	m = drive(drive(m, esc), tea.KeyPressMsg{Code: 'x', Text: "x"})
+	m = drive(drive(m, enter), ctrlT)
+	if sc := text(m); !strings.Contains(sc, "message 1 of 2 · role user · source session-reference") {
+		t.Fatalf("inspector after a plain message:\n%s", sc)
+	}
+}
+
+func isQuit(cmd tea.Cmd) bool {
+	for _, msg := range run(cmd) {
+		if _, ok := msg.(tea.QuitMsg); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCtrlCWithDraftAsks: with a draft, the first ctrl+c asks and a
+// second quits; any other key keeps writing; with no draft it quits.
+func TestCtrlCWithDraftAsks(t *testing.T) {
+	m, _ := start(t, sessionref.Config{})
+	if _, cmd := m.Update(ctrlC); !isQuit(cmd) {
+		t.Fatal("ctrl+c with no draft did not quit")
+	}
+	m = typeIn(m, "half a thought")
+	next, cmd := m.Update(ctrlC)
+	m = next.(Model)
+	if isQuit(cmd) {
+		t.Fatal("ctrl+c with a draft quit at once")
+	}
+	if !strings.Contains(text(m), "press ctrl+c again to quit") {
+		t.Fatalf("no question:\n%s", text(m))
+	}
+	m = typeIn(m, "!")
+	if m.comp.Value() != "half a thought!" || strings.Contains(text(m), "press ctrl+c again") {
+		t.Fatalf("another key: draft %q\n%s", m.comp.Value(), text(m))
+	}
+	next, _ = m.Update(ctrlC)
+	if _, cmd := next.(Model).Update(ctrlC); !isQuit(cmd) {
+		t.Fatal("a second ctrl+c did not quit")
+	}
+}
+
+// TestClickOutsidePickerKeepsCard: with the picker open, a click on the
+// card underneath closes the picker and does not toggle the card.
+func TestClickOutsidePickerKeepsCard(t *testing.T) {
+	m, _ := start(t, sessionref.Config{})
+	m = sendWithReference(m)
+	span := m.cardSpans[0]
+	y := headerH + span.Top - m.vp.YOffset()
+	m = typeIn(m, "@")
+	p := m.comp.Picker()
+	if !p.IsOpen() || p.Rect().Contains(3, y) {
+		t.Fatalf("setup: picker open %v rect %+v covers the card row %d", p.IsOpen(), p.Rect(), y)
+	}
+	m = drive(m, tea.MouseClickMsg{X: 3, Y: y, Button: tea.MouseLeft})
+	m = drive(m, tea.MouseReleaseMsg{X: 3, Y: y, Button: tea.MouseLeft})
+	if m.comp.Picker().IsOpen() {
+		t.Fatal("the click outside did not close the picker")
+	}
+	if m.cards[span.seq].Expanded() {
+		t.Fatal("the click outside the picker toggled the card underneath")
+	}
+	// With the picker closed, the same click toggles the card.
+	m = drive(m, tea.MouseClickMsg{X: 3, Y: y, Button: tea.MouseLeft})
+	if !m.cards[span.seq].Expanded() {
+		t.Fatal("a click on the card did not expand it")
+	}
+}
+
+// TestInlineKeepsToItsHeight: inline, the demo draws at most
+// InlineHeight lines on the normal screen; the hint line is its last.
+func TestInlineKeepsToItsHeight(t *testing.T) {
+	m, _ := startWith(t, 80, 40, func(o *Options) { o.Inline = true })
+	v := m.View()
+	lines := strings.Split(ansi.Strip(v.Content), "\n")
+	if v.AltScreen || len(lines) > DefaultInlineHeight {
+		t.Fatalf("alt screen %v, %d lines", v.AltScreen, len(lines))
+	}
+	if !strings.Contains(lines[len(lines)-1], "ctrl+c quit") {
+		t.Fatalf("last line %q", lines[len(lines)-1])
+	}
+	// The last frame ends on an empty line, which the shell's prompt
+	// takes, so the hint line stays on the terminal after exit.
+	next, cmd := m.Update(ctrlC)
+	if last := next.(Model).View().Content; !isQuit(cmd) || !strings.HasSuffix(last, "\n") || !strings.Contains(ansi.Strip(last), "ctrl+c quit\n") {
+		t.Fatalf("last frame %q", ansi.Strip(last))
+	}
+	m = typeIn(m, "@")
+	if r := m.comp.Picker().Rect(); r.Y < 0 || r.Y+r.H > DefaultInlineHeight {
+		t.Fatalf("picker %+v outside the inline screen", r)
+	}
+}
+
+// TestBackgroundBuild: the screen is there before the store is filled;
+// a progress line says how far the build got, and goes when it is done.
+func TestBackgroundBuild(t *testing.T) {
+	release := make(chan struct{})
+	m, _ := newDemoWith(t, func(o *Options) {
+		o.Build = func(ctx context.Context, progress func(done, total int)) error {
+			progress(0, 100000)
+			<-release
+			progress(100000, 100000)
+			return nil
+		}
+	})
+	m = drive(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	cmd := m.Init()
+	msgs := run(cmd) // the build is blocked: Init's Cmds answer anyway
+	var buildNews *buildMsg
+	for _, msg := range msgs {
+		if b, ok := msg.(buildMsg); ok {
+			buildNews = &b
+			continue
+		}
+		m = drive(m, msg)
+	}
+	if buildNews == nil {
+		t.Fatal("no progress while the build runs")
+	}
+	next, wait := m.Update(*buildNews)
+	m = next.(Model)
+	if sc := text(m); !strings.Contains(sc, "0 of 100000 sessions") || !strings.Contains(sc, "No messages yet") {
+		t.Fatalf("screen while building:\n%s", sc)
+	}
+	close(release)
+	for i := 0; wait != nil && i < 5; i++ {
+		var out []tea.Msg
+		for _, msg := range run(wait) {
+			out = append(out, msg)
+		}
+		wait = nil
+		for _, msg := range out {
+			next, c := m.Update(msg)
+			m, wait = next.(Model), c
+		}
+	}
+	if sc := text(m); strings.Contains(sc, "Building") || m.build.running {
+		t.Fatalf("the progress line stayed:\n%s", sc)
+	}
+}
+
+// TestErrorsWrapNotCut: a long error is shown whole at 40 columns, in
+// the transcript (an unreadable session) and under the draft (the
+// composer's), and the draft stays.
+func TestErrorsWrapNotCut(t *testing.T) {
+	long := "open /home/dev/.dsh/sessions/2026/11/30/a-very-long-session-file-name.jsonl: permission denied"
+	m, _ := startWith(t, 40, 12, nil)
+	m = drive(m, transcriptMsg{err: errors.New(long)})
+	flat := strings.Join(strings.Fields(text(m)), "")
+	if !strings.Contains(flat, strings.Join(strings.Fields("couldn't read this session: "+long), "")) {
+		t.Fatalf("the load error was cut:\n%s", text(m))
+	}
+	m = at(t, scenarios[1], 40, 12, nil)
+	flat = strings.Join(strings.Fields(text(m)), "")
+	if !strings.Contains(flat, "tofitthe40Bsnapshotbudget") || strings.Contains(text(m), "budge…") {
+		t.Fatalf("the budget error was cut:\n%s", text(m))
+	}
+	if !strings.HasSuffix(m.comp.Value(), " now") {
+		t.Fatalf("draft %q", m.comp.Value())
+	}
+}
+
+// TestHeaderShortensHomeByElement: ~ stands for the home directory only
+// as a whole path element.
+func TestHeaderShortensHomeByElement(t *testing.T) {
+	for cwd, want := range map[string]string{"/home/dev/src/x": "~/src/x", "/home/dev2/x": "/home/dev2/x", "/home/dev": "~"} {
+		m, _ := startWith(t, 100, 20, func(o *Options) { c := cwd; o.Current.Cwd = &c })
+		if h := ansi.Strip(m.header()); !strings.Contains(h, " · "+want+" · ") {
+			t.Errorf("cwd %s: header %q, want %q", cwd, h, want)
+		}
+	}
+}
