@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Real-terminal smoke test: build the demo, run it in tmux at 100x30, type
-# and click as a person would, and check what the screen shows.
+# Real-terminal smoke test: build the demo, run it in tmux at sizes from
+# 40x12 to 200x60, type and click as a person would, and check what the
+# screen shows; then check that bad flags are refused before any screen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,65 +17,220 @@ t() { tmux -L "$sock" "$@"; }
 cleanup() { t kill-server 2>/dev/null || true; }
 trap cleanup EXIT
 
+passed=0
+current=""
+ok() { passed=$((passed + 1)); echo "smoke: ok: $1"; }
+
 fail() {
   echo "smoke: FAIL: $1"
-  echo "----- screen -----"
-  t capture-pane -p -t smoke || true
+  echo "----- screen ($current) -----"
+  t capture-pane -p -t "$current" || true
+  echo "smoke: $passed passed, 1 failed"
   exit 1
 }
 
-# expect TEXT: wait up to 5 s for TEXT to be on the screen.
+# start NAME W H ARGS...: run the demo in a new tmux session. The shell
+# around it prints the exit code when the demo ends and stays, so a test
+# can see how it ended.
+start() {
+  local name=$1 w=$2 h=$3
+  shift 3
+  current=$name
+  t new-session -d -s "$name" -x "$w" -y "$h" "TERM=xterm-256color $bin $*; echo \"EXIT=\$?\"; sleep 60"
+}
+
+screen() { t capture-pane -p -t "$current"; }
+
+# expect TEXT: wait up to 10 s for TEXT to be on the screen.
 expect() {
-  for _ in $(seq 50); do
-    if t capture-pane -p -t smoke | grep -qF -- "$1"; then return 0; fi
+  for _ in $(seq 100); do
+    if screen | grep -qF -- "$1"; then return 0; fi
     sleep 0.1
   done
   fail "never saw: $1"
 }
 
-t new-session -d -s smoke -x 100 -y 30 "TERM=xterm-256color $bin --seed 7 --count 200"
+# expect_not TEXT: TEXT is not on the screen now.
+expect_not() {
+  if screen | grep -qF -- "$1"; then fail "saw what should not be there: $1"; fi
+}
+
+# fits W H: the screen has no more than H lines (tmux cuts at W columns).
+fits() {
+  local lines
+  lines=$(screen | wc -l)
+  [ "$lines" -le "$2" ] || fail "$lines lines on a $1x$2 screen"
+}
+
+# keys KEY...: press keys. After Escape it waits a moment, as a person
+# does: an ESC followed at once by a sequence reads as alt+that key.
+keys() {
+  t send-keys -t "$current" "$@"
+  if [ "${!#}" = Escape ]; then sleep 0.3; fi
+}
+typed() { t send-keys -t "$current" -l "$1"; }
+
+# ---- 100x30: the whole flow, by keyboard and mouse -----------------------
+start flow 100 30 --seed 7 --count 200
 expect "mentions demo"
 expect "No messages yet"
-
-# @ opens the picker; typing filters it; rows carry the rank badge.
-t send-keys -t smoke -l "compare @"
+typed "compare @"
 expect "this dir"
-t send-keys -t smoke -l "pars"
+typed "pars"
 expect "› "
 expect "the session parser"
-
-# Tab picks the highlighted row: the draft shows a token and a space.
-t send-keys -t smoke Tab
+keys Tab
 expect "@ 1/3 sessions"
-
 # A second mention, picked with the mouse: a click on the first row.
-t send-keys -t smoke -l " and @"
+typed " and @"
 expect "5d ago"
-row=$(t capture-pane -p -t smoke | grep -n "│› " | head -1 | cut -d: -f1)
+row=$(screen | grep -n "│› " | head -1 | cut -d: -f1)
 [ -n "$row" ] || fail "no highlighted row to click"
-t send-keys -t smoke -l $'\e[<0;12;'"$row"'M'$'\e[<0;12;'"$row"'m'
+typed $'\e[<0;12;'"$row"'M'$'\e[<0;12;'"$row"'m'
 expect "@ 2/3 sessions"
-
-# Enter sends: the card and the stand-in reply appear above the composer.
-t send-keys -t smoke Enter
+keys Enter
 expect "▸ Referenced 2 sessions:"
 expect "kept"
 expect "demo stand-in"
-
 # ctrl+o expands the card; ctrl+t shows what the model gets.
-t send-keys -t smoke C-o
+keys C-o
 expect "▾ Referenced 2 sessions:"
-expect "messages kept"
-t send-keys -t smoke C-t
+keys C-t
+expect "Inspector · the last message with references"
 expect "message 1 of 2 · role user · source session-reference"
 expect "untrusted, read-only snapshot"
-t send-keys -t smoke Escape
+expect "esc back"
+keys Escape
 expect "ctrl+t what the model gets"
+# An empty draft: ctrl+c quits at once.
+keys C-c
+expect "EXIT=0"
+ok "100x30 flow: pick by key and click, send, card, inspector"
 
-# It survives a small window.
-t resize-window -t smoke -x 40 -y 12
-sleep 0.3
+# ---- 40x12: the smallest screen ------------------------------------------
+start small 40 12 --seed 7 --count 200
 expect "mentions demo"
-t send-keys -t smoke C-c
-sleep 0.3
-echo "smoke: 1 passed, 0 failed"
+expect "f1 more keys • ctrl+c quit"
+fits 40 12
+typed "@pars"
+expect "╭"
+expect "ctrl+c quit"
+fits 40 12
+keys Escape
+keys F1
+expect "Keys · esc back"
+expect "lines 1–"
+fits 40 12
+keys PageDown
+keys PageDown
+keys PageDown
+expect "ctrl+c quit"
+keys Escape
+expect "f1 more keys"
+expect_not "Keys · esc back"
+ok "40x12: hints keep f1 and ctrl+c, the picker fits, F1 scrolls and esc closes it"
+
+# ---- 200x60: the largest -------------------------------------------------
+start large 200 60 --seed 7 --count 200
+expect "mentions demo"
+keys F1
+expect "what the model gets"
+expect "In the picker (after @)"
+expect "all "
+keys Escape
+typed "@"
+expect "this dir"
+fits 200 60
+ok "200x60: F1 shows every key at once, the picker opens"
+
+# ---- Enter with nothing pickable does not send ---------------------------
+start unpickable 80 24 --seed 7 --count 200
+expect "No messages yet"
+typed "hi @zzzq"
+expect "no sessions match"
+keys Enter
+keys Tab
+sleep 0.5
+expect "hi @zzzq"
+expect "No messages yet"
+expect_not "demo stand-in"
+ok "Enter and Tab with an unpickable picker send nothing"
+
+# ---- ctrl+c with a draft asks --------------------------------------------
+start draft 80 24 --seed 7 --count 200
+expect "No messages yet"
+typed "half a thought"
+keys C-c
+expect "press ctrl+c again to quit"
+expect_not "EXIT="
+keys -l "!"
+expect "half a thought!"
+expect_not "press ctrl+c again"
+keys C-c
+expect "press ctrl+c again to quit"
+keys C-c
+expect "EXIT=0"
+ok "ctrl+c with a draft asks; a second ctrl+c quits"
+
+# ---- --plain draws no colour ---------------------------------------------
+# capture-pane -e shows the attributes tmux holds for each cell; 39 and 49
+# are its resets to the default colour, every other 3x/4x/9x/10x is one.
+colours() { t capture-pane -p -e -t "$current" | grep -oE $'\e\\[[0-9;:]*m' | grep -E '[[;:](3[0-8]|4[0-8]|9[0-7]|10[0-7])[;:m]' || true; }
+start plain 80 24 --plain --seed 7 --count 200
+expect "No messages yet"
+typed "compare @pars"
+expect "this dir"
+[ -z "$(colours)" ] || fail "--plain picker has colour: $(colours | head -3 | cat -v)"
+keys Tab
+keys Enter
+expect "Referenced 1 session"
+[ -z "$(colours)" ] || fail "--plain transcript has colour: $(colours | head -3 | cat -v)"
+keys F1
+expect "Keys · esc back"
+[ -z "$(colours)" ] || fail "--plain F1 has colour: $(colours | head -3 | cat -v)"
+keys Escape
+keys C-t
+expect "Inspector"
+[ -z "$(colours)" ] || fail "--plain inspector has colour: $(colours | head -3 | cat -v)"
+# The same screen in colour does have some: the check can fail.
+start colour 80 24 --seed 7 --count 200
+expect "No messages yet"
+typed "compare @pars"
+expect "this dir"
+[ -n "$(colours)" ] || fail "the coloured demo shows no colour: the --plain check proves nothing"
+ok "--plain draws no colour on any screen"
+
+# ---- --inline keeps to its height and its last line ----------------------
+current=inline
+t new-session -d -s inline -x 80 -y 30 "bash --norc --noprofile"
+keys "clear; echo shell-before; TERM=xterm-256color $bin --inline --seed 7 --count 50; echo shell-after" Enter
+expect "mentions demo"
+expect "ctrl+c quit"
+lines=$(screen | grep -c . || true)
+[ "$lines" -le 18 ] || fail "--inline fills $lines lines of 30"
+expect "shell-before"
+keys C-c
+expect "shell-after"
+expect "ctrl+c quit"
+ok "--inline draws below the prompt in a few lines and keeps its last line on exit"
+
+# ---- bad flags: one line naming the flag, the usage hint, exit 1 ---------
+check_flag() {
+  local want=$1
+  shift
+  local out code=0
+  out=$("$bin" "$@" 2>&1 </dev/null) || code=$?
+  [ "$code" -eq 1 ] || { echo "smoke: FAIL: $* exited $code"; echo "$out"; exit 1; }
+  [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] || { echo "smoke: FAIL: $*: $out"; exit 1; }
+  printf '%s\n' "$out" | head -1 | grep -qF -- "$want" || { echo "smoke: FAIL: $* does not name $want: $out"; exit 1; }
+  printf '%s\n' "$out" | tail -1 | grep -qF -- "--help" || { echo "smoke: FAIL: $*: no usage hint: $out"; exit 1; }
+  if printf '%s\n' "$out" | grep -q maxReferenceBytes; then echo "smoke: FAIL: $*: internal name: $out"; exit 1; fi
+}
+check_flag --count --count -5
+check_flag --budget --budget -1
+check_flag --budget --budget 9007199254740993
+check_flag --latency --latency -1s
+check_flag '"extra"' extra
+ok "bad flags: one line naming the flag, the usage hint, exit 1"
+
+echo "smoke: $passed passed, 0 failed"
