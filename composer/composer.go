@@ -289,10 +289,13 @@ func (m *Model) SetOrigin(x, y int) {
 	m.syncPicker()
 }
 
-// Value returns the canonical draft: tokens as full mentions.
+// Value returns the canonical draft: tokens as full mentions. It is the
+// text as typed, control characters included; escape it before printing
+// it anywhere but View.
 func (m Model) Value() string { return canonical(m.atoms) }
 
-// Readable returns the draft as shown: tokens as @label.
+// Readable returns the draft as a person reads it, tokens as @label; like
+// Value it is the raw text.
 func (m Model) Readable() string { return plain(m.atoms) }
 
 // SetValue replaces the draft; canonical mentions and bare canonical URIs

@@ -26,6 +26,7 @@ const maxChipLabel = 40
 // The cursor sits between atoms, so a token is always one step.
 type atom struct {
 	text  string
+	disp  string // how text is shown, when that differs (see display)
 	tok   *Token
 	w     int  // cells on screen
 	space bool // whitespace, where words end and lines may break
@@ -51,10 +52,51 @@ func (t *Token) chip() string {
 
 func tokenAtom(t *Token) atom { return atom{tok: t, w: textutil.Width(t.chip())} }
 
-// shown is how a text atom appears on screen: through the one sanitiser
+// shown is how a text atom appears on screen (see display); its width is
+// measured on this form.
+func (a atom) shown() string {
+	if a.disp != "" {
+		return a.disp
+	}
+	return a.text
+}
+
+// dottedCircle is the base a lone combining mark is shown on.
+const dottedCircle = "\u25cc"
+
+// display is how cluster c appears on screen: through the one sanitiser
 // every view uses, so a control or format character is kept in the draft
-// but shown escaped. Its width is measured on this form.
-func (a atom) shown() string { return textutil.Inline(a.text) }
+// but shown escaped; and self-contained, so it cannot join what is drawn
+// beside it (the prompt, a chip, the cursor cell) into a cluster of
+// another width: a cluster that starts with a combining mark, a
+// variation selector or a joiner (the first of a line, or after a token)
+// is shown on a dotted circle, as fonts show lone marks, and one that
+// ends with a prepended mark gets one after it.
+func display(c string) string {
+	s := textutil.Inline(c)
+	if s == "" {
+		return s
+	}
+	if s[0] >= 0x80 {
+		if first, _ := ansi.FirstGraphemeCluster("x"+s, ansi.GraphemeWidth); first != "x" {
+			s = dottedCircle + s
+		}
+	}
+	if s[len(s)-1] >= 0x80 {
+		probe := s + "x"
+		for probe != "" {
+			c, _ := ansi.FirstGraphemeCluster(probe, ansi.GraphemeWidth)
+			if c == "" || len(c) == len(probe) {
+				break
+			}
+			probe = probe[len(c):]
+		}
+		if probe != "x" {
+			s += dottedCircle
+		}
+	}
+	return s
+}
 
 // textAtoms splits s into grapheme clusters, segmented as x/ansi (and so
 // lipgloss) segments them, so the sum of the atoms' widths is the width
@@ -73,6 +115,9 @@ func textAtoms(s string) []atom {
 		s = s[len(c):]
 		a := atom{text: c, space: isSpaceText(c)}
 		if c != "\n" {
+			if d := display(c); d != c {
+				a.disp = d
+			}
 			a.w = textutil.Width(a.shown())
 		}
 		out = append(out, a)

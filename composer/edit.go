@@ -175,27 +175,38 @@ func (m *Model) resegment(i, j int) int {
 		}
 		to++
 	}
-	var b strings.Builder
-	offset := -1
+	// Split each text run between tokens again; tokens stay as they are.
+	var out []atom
+	var run strings.Builder
+	flush := func() {
+		out = append(out, textAtoms(run.String())...)
+		run.Reset()
+	}
+	size := func(a atom) int {
+		if a.tok != nil {
+			return len(a.tok.Mention)
+		}
+		return len(a.text)
+	}
+	offset := 0 // bytes before boundary j
 	for k := from; k < to; k++ {
-		if k == j {
-			offset = b.Len()
+		if k < j {
+			offset += size(m.atoms[k])
 		}
-		if m.atoms[k].tok != nil { // a pasted token inside: leave it all
-			return j
+		if m.atoms[k].tok != nil {
+			flush()
+			out = append(out, m.atoms[k])
+			continue
 		}
-		b.WriteString(m.atoms[k].text)
+		run.WriteString(m.atoms[k].text)
 	}
-	if offset < 0 {
-		offset = b.Len()
-	}
-	as := textAtoms(b.String())
+	flush()
 	n, pos := 0, 0
-	for n < len(as) && pos < offset {
-		pos += len(as[n].text)
+	for n < len(out) && pos < offset {
+		pos += size(out[n])
 		n++
 	}
-	m.atoms = slices.Replace(m.atoms, from, to, as...)
+	m.atoms = slices.Replace(m.atoms, from, to, out...)
 	return from + n
 }
 

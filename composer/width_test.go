@@ -1,11 +1,13 @@
 package composer
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
 )
@@ -157,5 +159,22 @@ func TestTypedGraphemesJoin(t *testing.T) {
 	m = typeText(m, "\u0301") // between e and x: joins e
 	if len(m.atoms) != 2 || m.atoms[0].text != "e\u0301" || m.cursor != 1 {
 		t.Fatalf("mark inserted after e: %q atoms %d cursor %d", m.Readable(), len(m.atoms), m.cursor)
+	}
+}
+
+// TestLoneMarksStandAlone: a cluster that would join whatever is drawn
+// before it (the prompt's space, a chip) is shown on a dotted circle, so
+// the line measures what its atoms add up to. (A lone U+FE0F at the
+// start of a line made "› " two cells wider than counted.)
+func TestLoneMarksStandAlone(t *testing.T) {
+	e := newEnv(t)
+	for _, lead := range []string{"\ufe0f", "\u0301", "\u200d", "\u20e3"} {
+		m := e.composer()
+		m.SetWidth(5)
+		m.SetValue(lead + "👨" + mention(t, "s-cafe", "C") + lead)
+		if !strings.Contains(m.View(), dottedCircle+lead) || !strings.HasPrefix(m.Value(), lead+"👨") {
+			t.Fatalf("%q: %q", lead, ansi.Strip(m.View()))
+		}
+		checkWidth(t, fmt.Sprintf("%q", lead), m, 5)
 	}
 }

@@ -1,0 +1,125 @@
+package composer
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/picker"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// fuzzRunes are the pieces typed one key at a time: letters, the
+// trigger, spaces, and the parts of clusters that join only when typed
+// next to each other.
+var fuzzRunes = []string{"a", "b", "@", " ", "界", "\u0301", "\u200d", "👨", "👩", "1", "\ufe0f", "\u20e3", "🇯", "🇵", "\u009b", "\u0085", "é"}
+
+var fuzzKeys = []tea.KeyPressMsg{
+	left, right, {Code: tea.KeyUp}, down, backspace, del, tab, enter, esc, shiftEnt, ctrlW, altLeft,
+	{Code: tea.KeyHome}, {Code: tea.KeyEnd}, {Code: tea.KeyPgUp}, {Code: tea.KeyPgDown},
+	{Code: tea.KeyHome, Mod: tea.ModCtrl}, {Code: tea.KeyEnd, Mod: tea.ModCtrl},
+}
+
+// FuzzEditing drives the composer with any sequence of keys, typed
+// cluster parts, pastes, clicks and picks (answers delivered late or at
+// once) and checks what must always hold: no panic, the cursor inside the
+// draft, the draft's clusters exactly those rendering sees, and no line of
+// View wider than the composer.
+func FuzzEditing(f *testing.F) {
+	f.Add([]byte{2, 0, 2, 1, 25, 3, 2, 6, 9, 1, 40, 17}, uint8(20))
+	f.Add([]byte("\x02\x09\x0a\x0b\x16\x05\x14\x15\x07\x30\x31\x32"), uint8(7))
+	cands := []sessionref.Candidate{{SessionID: "s-a", Label: "Alpha 1️⃣ 界"}, {SessionID: "s-b", Label: "e\u0301 beta"}}
+	src := picker.SourceFunc(func(ctx context.Context, q string) ([]sessionref.Candidate, error) {
+		var out []sessionref.Candidate
+		for _, c := range cands {
+			if strings.Contains(strings.ToLower(c.Label), strings.ToLower(strings.TrimSpace(q))) {
+				out = append(out, c)
+			}
+		}
+		return out, nil
+	})
+	f.Fuzz(func(t *testing.T, ops []byte, width uint8) {
+		m := New(picker.New(src, picker.WithSlowAfter(time.Millisecond)), nil, WithWidth(int(width)), WithMaxLines(3))
+		m.SetOrigin(0, 20)
+		var late []tea.Msg
+		apply := func(msg tea.Msg) {
+			var cmd tea.Cmd
+			m, cmd = m.Update(msg)
+			late = append(late, run(cmd)...)
+		}
+		for i := 0; i < len(ops); i++ {
+			op := int(ops[i])
+			switch {
+			case op < len(fuzzRunes):
+				r := fuzzRunes[op]
+				apply(tea.KeyPressMsg{Code: []rune(r)[0], Text: r})
+			case op < len(fuzzRunes)+len(fuzzKeys):
+				apply(fuzzKeys[op-len(fuzzRunes)])
+			case op < 40:
+				apply(tea.PasteMsg{Content: "p " + mention(t, "s-a", "Alpha") + "\u0301 q"})
+			case op < 44 && i+1 < len(ops):
+				i++
+				apply(tea.MouseClickMsg{X: int(ops[i]) % 30, Y: 18 + int(ops[i])%5, Button: tea.MouseLeft})
+			case len(late) > 0:
+				msg := late[0]
+				late = late[1:]
+				apply(msg)
+			}
+			check(t, m)
+		}
+		for len(late) > 0 {
+			msg := late[0]
+			late = late[1:]
+			apply(msg)
+		}
+		check(t, m)
+	})
+}
+
+func check(t *testing.T, m Model) {
+	t.Helper()
+	if m.cursor < 0 || m.cursor > len(m.atoms) {
+		t.Fatalf("cursor %d of %d", m.cursor, len(m.atoms))
+	}
+	// Each run of text between tokens and newlines is segmented as
+	// rendering segments it.
+	var run []atom
+	flush := func() {
+		var b strings.Builder
+		for _, a := range run {
+			b.WriteString(a.text)
+		}
+		again := textAtoms(b.String())
+		if len(again) != len(run) {
+			t.Fatalf("draft %q holds %d clusters where rendering sees %d", b.String(), len(run), len(again))
+		}
+		for i := range run {
+			if again[i].text != run[i].text || again[i].w != run[i].w {
+				t.Fatalf("cluster %q (%d cells), rendering sees %q (%d)", run[i].text, run[i].w, again[i].text, again[i].w)
+			}
+		}
+		run = run[:0]
+	}
+	for _, a := range m.atoms {
+		if a.tok != nil || a.isNewline() {
+			flush()
+			continue
+		}
+		run = append(run, a)
+	}
+	flush()
+	lines := strings.Split(m.View(), "\n")
+	if len(lines) != m.Height() {
+		t.Fatalf("%d lines, Height %d", len(lines), m.Height())
+	}
+	for _, l := range lines {
+		if textutil.Width(l) > m.Width() {
+			t.Fatalf("a %d-cell composer drew %q (%d)", m.Width(), ansi.Strip(l), textutil.Width(l))
+		}
+	}
+}
