@@ -172,7 +172,10 @@ func TestLoneMarksStandAlone(t *testing.T) {
 		m := e.composer()
 		m.SetWidth(5)
 		m.SetValue(lead + "👨" + mention(t, "s-cafe", "C") + lead)
-		if !strings.Contains(m.View(), dottedCircle+lead) || !strings.HasPrefix(m.Value(), lead+"👨") {
+		// Shown on a dotted circle, or escaped by the sanitiser (which
+		// keeps joiners and selectors only inside emoji).
+		shown := strings.Contains(m.View(), dottedCircle+lead) || !strings.Contains(m.View(), lead)
+		if !shown || !strings.HasPrefix(m.Value(), lead+"👨") {
 			t.Fatalf("%q: %q", lead, ansi.Strip(m.View()))
 		}
 		checkWidth(t, fmt.Sprintf("%q", lead), m, 5)
