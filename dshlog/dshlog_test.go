@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshkit/mentions/dshlog/internal/benchlog"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -503,4 +504,40 @@ func place(t testing.TB, root string, data []byte, name string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestHalvesMatchOnePass: a big log decoded as two halves at once gives
+// what one pass gives, and a defect in either half falls back to the one
+// pass and its rules.
+func TestHalvesMatchOnePass(t *testing.T) {
+	var buf strings.Builder
+	benchlogLines := strings.Join(linesOfSize(t, parallelMin+parallelMin/2), "")
+	buf.WriteString(benchlogLines)
+	text := []byte(buf.String())
+	ctx := feeder{ctx: context.Background(), cap: 1 << 30}
+	one := &parsed{path: "x"}
+	first, rest, _ := strings.Cut(string(text), "\n")
+	one.header([]byte(first))
+	one.decodeLines(ctx, []byte(rest), &one.events, false)
+	two := &parsed{path: "x"}
+	two.header([]byte(first))
+	if !two.decodeHalves(ctx, []byte(rest)) {
+		t.Skip("one core: no halves")
+	}
+	if !reflect.DeepEqual(one.events, two.events) || one.line != two.line {
+		t.Fatalf("halves differ: %d/%d events, lines %d/%d", one.events.next, two.events.next, one.line, two.line)
+	}
+	// A gap in the second half: the halves are not joined.
+	lines := strings.SplitAfter(rest, "\n")
+	broken := strings.Join(append(lines[:len(lines)*3/4:len(lines)*3/4], lines[len(lines)*3/4+1:]...), "")
+	three := &parsed{path: "x"}
+	three.header([]byte(first))
+	if three.decodeHalves(ctx, []byte(broken)) || three.events.next != 0 || three.line != 1 {
+		t.Fatal("a log with a gap was joined, or the state was not restored")
+	}
+}
+
+func linesOfSize(t *testing.T, size int) []string {
+	t.Helper()
+	return benchlog.Lines("halves", size)
 }

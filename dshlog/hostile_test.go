@@ -313,3 +313,22 @@ func TestLegacyWebToolResult(t *testing.T) {
 		t.Fatal("no tool result on the surface")
 	}
 }
+
+// TestOpenFileFollowsItsOwnLink: the one file a caller names may be a
+// link; it is read like the file it points to.
+func TestOpenFileFollowsItsOwnLink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.jsonl")
+	os.WriteFile(target, fixture(t, "acp-multi-turn.jsonl"), 0o644)
+	link := filepath.Join(dir, RawName)
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	s, err := OpenFile(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReadSurface(context.Background(), "228b7b82-84ed-49b7-a567-981c03b28c77"); err != nil {
+		t.Fatal(err)
+	}
+}

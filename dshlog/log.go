@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -217,8 +218,59 @@ func (p *parsed) take(fd feeder, text []byte) error {
 		}
 		text = rest
 	}
-	p.decodeLines(fd, text, &p.events, false)
+	if !p.decodeHalves(fd, text) {
+		p.decodeLines(fd, text, &p.events, false)
+	}
 	return fd.stop()
+}
+
+// parallelMin is the text size from which a parse decodes its two
+// halves at once.
+const parallelMin = 4 << 20
+
+// decodeHalves decodes a big text as two halves at once, on two cores:
+// the second half starts at the seq its first record names, and the two
+// are joined when the first half ends exactly there. Anything else (a
+// bad line, a gap, a single core) returns false with p untouched, and
+// the text is decoded in one pass, which applies the robustness rules
+// across the whole text.
+func (p *parsed) decodeHalves(fd feeder, text []byte) bool {
+	if len(text) < parallelMin || runtime.GOMAXPROCS(0) < 2 || p.err != nil || p.stopped {
+		return false
+	}
+	mid := len(text) / 2
+	nl := bytes.IndexByte(text[mid:], '\n')
+	if nl < 0 || mid+nl+1 == len(text) {
+		return false
+	}
+	a, b := text[:mid+nl+1], text[mid+nl+1:]
+	first, _, _ := bytes.Cut(b, []byte{'\n'})
+	r, _, err := decodeRecord(&p.jp, first)
+	if err != nil {
+		return false
+	}
+	start := r.seq
+	if isPacked(r.typ) {
+		start = r.seq0
+	}
+	q := &parsed{path: p.path, zstd: p.zstd, line: p.line + bytes.Count(a, []byte{'\n'})}
+	second := segment{next: start}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		q.decodeLines(fd, b, &second, false)
+	}()
+	savedEvents, savedLine := p.events.clipped(), p.line
+	p.decodeLines(fd, a, &p.events, false)
+	<-done
+	if p.err != nil || p.stopped || q.err != nil || q.stopped || p.events.next != start || fd.stop() != nil {
+		p.events, p.err, p.stopped, p.line = savedEvents, nil, false, savedLine
+		return false
+	}
+	p.events.events = append(p.events.events, second.events...)
+	p.events.next, p.events.lastTime = second.next, second.lastTime
+	p.line = q.line
+	return true
 }
 
 // header reads the first line.

@@ -46,7 +46,11 @@ func (s *Store) openLog(path string) (*os.File, fileKey, error) {
 	if err := s.checkDirs(path); err != nil {
 		return nil, fileKey{}, err
 	}
-	f, err := openNoFollow(path)
+	open := openNoFollow
+	if s.root == "" {
+		open = openNonBlocking // OpenFile's path may be a link the caller chose
+	}
+	f, err := open(path)
 	if err != nil {
 		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 && s.root != "" {
 			return nil, fileKey{}, notFollowed(path)

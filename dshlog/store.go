@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -216,16 +217,44 @@ func (s *Store) ListSessionsWithTitles(ctx context.Context) ([]sessionref.Sessio
 	}
 	slices.SortFunc(listed, func(a, b Info) int { return newestFirst(a.Header, b.Header) })
 	headers := make([]sessionref.SessionHeader, len(listed))
-	titles := make([]sessionref.TitleResult, len(listed))
+	paths := make([]string, len(listed))
 	for i, in := range listed {
-		headers[i] = in.Header
-		t, err := s.title(ctx, in.Path)
-		if err != nil && ctx.Err() != nil {
-			return nil, nil, ioErr(in.Path, ctx.Err())
-		}
-		titles[i] = sessionref.TitleResult{Title: t, Err: err}
+		headers[i], paths[i] = in.Header, in.Path
+	}
+	titles, err := s.titlesOf(ctx, paths)
+	if err != nil {
+		return nil, nil, err
 	}
 	return headers, titles, nil
+}
+
+// titlesOf finds the titles of the logs at paths ("" for none), a few
+// logs at a time (one per processor): each scan is independent.
+func (s *Store) titlesOf(ctx context.Context, paths []string) ([]sessionref.TitleResult, error) {
+	out := make([]sessionref.TitleResult, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(paths), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				if paths[i] != "" {
+					out[i].Title, out[i].Err = s.title(ctx, paths[i])
+				}
+			}
+		})
+	}
+	for i := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, ioErr(s.where(), err)
+	}
+	return out, nil
 }
 
 // ReadTitles returns each session's last session/title event. Only the
@@ -236,19 +265,22 @@ func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.Titl
 	if err != nil {
 		return nil, err
 	}
-	out := make([]sessionref.TitleResult, len(ids))
+	paths := make([]string, len(ids))
 	for i, id := range ids {
-		e, ok := idx[id]
-		switch {
+		if e, ok := idx[id]; ok && e.err == nil {
+			paths[i] = e.path
+		}
+	}
+	out, err := s.titlesOf(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		switch e, ok := idx[id]; {
 		case !ok:
 			out[i].Err = s.notFound(id)
 		case e.err != nil:
 			out[i].Err = e.err
-		default:
-			out[i].Title, out[i].Err = s.title(ctx, e.path)
-			if out[i].Err != nil && ctx.Err() != nil {
-				return nil, ioErr(e.path, ctx.Err())
-			}
 		}
 	}
 	return out, nil

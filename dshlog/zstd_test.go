@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -134,11 +135,17 @@ func TestZstdFrames(t *testing.T) {
 // work is stopped mid-way, wherever the decoder next looks.
 type stopAfter struct {
 	context.Context
-	n int
+	n atomic.Int64
+}
+
+func newStopAfter(n int) *stopAfter {
+	c := &stopAfter{Context: context.Background()}
+	c.n.Store(int64(n))
+	return c
 }
 
 func (c *stopAfter) Err() error {
-	if c.n--; c.n < 0 {
+	if c.n.Add(-1) < 0 {
 		return context.Canceled
 	}
 	return nil
@@ -159,12 +166,12 @@ func TestCancellationReachesTheDecoder(t *testing.T) {
 	os.WriteFile(path, log.Bytes(), 0o644)
 	s, _ := OpenFile(path)
 	for _, after := range []int{3, 10, 40} {
-		ctx := &stopAfter{Context: context.Background(), n: after}
+		ctx := newStopAfter(after)
 		_, err := s.ReadSurface(ctx, "bomb")
 		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), path) {
 			t.Fatalf("after %d checks: %v", after, err)
 		}
-		ctx = &stopAfter{Context: context.Background(), n: after}
+		ctx = newStopAfter(after)
 		if _, err := s.ReadTitles(ctx, []string{"bomb"}); !errors.Is(err, context.Canceled) {
 			t.Fatalf("titles after %d checks: %v", after, err)
 		}
@@ -181,7 +188,7 @@ func TestCancellationReachesTheDecoder(t *testing.T) {
 	}
 	os.WriteFile(rawPath, raw.Bytes(), 0o644)
 	rs, _ := OpenFile(rawPath)
-	if _, err := rs.ReadSurface(&stopAfter{Context: context.Background(), n: 5}, "bomb"); !errors.Is(err, context.Canceled) {
+	if _, err := rs.ReadSurface(newStopAfter(5), "bomb"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("raw: %v", err)
 	}
 	if _, err := rs.ReadSurface(context.Background(), "bomb"); err != nil {
