@@ -8,12 +8,37 @@
 // one fetch at a time, the previous one cancelled, stale replies dropped,
 // recent queries cached — and draws a popup of the visible rows only.
 //
-// A pick is reported as a [PickedMsg] carrying the candidate and its
-// canonical mention text; Esc reports a [DismissedMsg]. Rows a host
-// disables (already mentioned, reference limit reached) show why and
-// cannot be picked.
+// # Embedding
+//
+// Build it with [New] and options; set styles and keys after that with
+// [Model.SetStyles] and [Model.SetKeyMap] (one way each, as in bubbles).
+// Tell it the screen ([Model.SetScreenSize]) or the pane it must stay in
+// ([Model.SetBounds]), and the span of editor lines it must not cover
+// ([Model.SetAnchorSpan]). Draw it with [Model.View] at [Model.Rect], or
+// compose [Model.Layer] over the host's screen with lipgloss.
+//
+// Route keys for which [Model.WantsKey] is true and mouse messages for
+// which [Model.WantsMouse] is true to [Model.Update] first. While the
+// picker is open it consumes Tab and Enter even when nothing can be
+// picked — the popup then says why, and so does [Model.Status] — so a
+// host never sends a half-typed mention by accident. A click outside the
+// popup closes it.
+//
+// A pick is handed over synchronously by [Model.TakePick] after the
+// Update that made it, and also sent as a [PickedMsg] Cmd for other
+// listeners; Esc or a click outside reports a [DismissedMsg]. Rows a
+// host disables (already mentioned, reference limit reached) show why
+// and cannot be picked. Tab or Enter pressed before the source has
+// answered the current query waits, visibly, and picks the first match
+// of that answer; it never picks a row of an older answer.
 //
 // Keys (see [DefaultKeyMap]): ↑/↓ and ctrl+p/ctrl+n move and wrap,
 // pgup/pgdn and home/end jump, Tab or Enter picks, Esc closes. Mouse:
-// the wheel scrolls, motion highlights, a click picks.
+// the wheel scrolls, motion highlights, a click picks. The [KeyMap]
+// implements help.KeyMap and enables its bindings by state.
+//
+// All text from sessions (titles, ids, folders, errors) is drawn through
+// the module's one sanitiser and measured with its one width function,
+// so no row is wider than the popup and no control byte reaches the
+// terminal.
 package picker

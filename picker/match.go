@@ -1,7 +1,6 @@
 package picker
 
 import (
-	"charm.land/lipgloss/v2"
 	"strings"
 	"unicode/utf8"
 
@@ -62,12 +61,12 @@ func matchRange(label, query string) (int, int, bool) {
 // highlightMatch splits label into segments, the first match of query
 // (as the core matches) in the match style, so the match shows without
 // colour too (the default underlines it).
-func highlightMatch(label, query string, base, match lipgloss.Style) []seg {
+func highlightMatch(label, query string) []seg {
 	a, z, ok := matchRange(label, query)
 	if !ok {
-		return []seg{{label, base}}
+		return []seg{{label, partLabel}}
 	}
-	return []seg{{label[:a], base}, {label[a:z], match}, {label[z:], base}}
+	return []seg{{label[:a], partLabel}, {label[a:z], partMatch}, {label[z:], partLabel}}
 }
 
 func loweredLen(r rune) int {

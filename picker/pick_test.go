@@ -337,3 +337,19 @@ func TestHighlightAgreesWithResolver(t *testing.T) {
 		}
 	}
 }
+
+// The wheel never leaves the cursor on a disabled row while an enabled
+// one is in view (Status would say nothing can be picked).
+func TestWheelSkipsDisabledRows(t *testing.T) {
+	off := func(c sessionref.Candidate) (string, bool) {
+		return "already mentioned", c.SessionID == corpus[3].SessionID || c.SessionID == corpus[4].SessionID
+	}
+	m := openWith(t, newTestPicker(&fakeSource{}, WithDisable(off), WithMaxRows(3)), "")
+	r := m.Rect()
+	for range 3 {
+		m, _ = m.Update(tea.MouseWheelMsg{X: r.X + 2, Y: r.Y + 1, Button: tea.MouseWheelDown})
+	}
+	if !m.Pickable() || m.Status() != "" || m.Cursor() != 5 {
+		t.Fatalf("cursor %d on a disabled row: %q", m.Cursor(), m.Status())
+	}
+}

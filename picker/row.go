@@ -12,13 +12,43 @@ import (
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// A row is drawn as a list of segments, each a piece of plain text with
-// its own style; every segment is drawn over the row's style (Row or
-// Highlighted), so the row's background and weight cover all its cells,
-// gaps and padding included.
+// A row is drawn as a list of segments, each a piece of plain text and
+// the part of the row it is; every part's style is drawn over the row's
+// style (Row or Highlighted), so the row's background and weight cover
+// all its cells, gaps and padding included.
 type seg struct {
-	text  string
-	style lipgloss.Style
+	text string
+	part part
+}
+
+// part is what a segment of a row is, which picks its style.
+type part uint8
+
+const (
+	partPlain part = iota // gaps and padding: the row's style alone
+	partMarker
+	partLabel
+	partMatch
+	partMeta
+	partBadge
+	partDisabled
+	partStale
+	numParts
+)
+
+// rowStyles is the style of each part over one row style, made once per
+// View rather than once per segment.
+type rowStyles [numParts]lipgloss.Style
+
+func (st Styles) over(base lipgloss.Style) rowStyles {
+	var rs rowStyles
+	for p, s := range [numParts]lipgloss.Style{
+		partPlain: lipgloss.NewStyle(), partMarker: st.Marker, partLabel: st.Label, partMatch: st.Match,
+		partMeta: st.Meta, partBadge: st.Badge, partDisabled: st.Disabled, partStale: st.Stale,
+	} {
+		rs[p] = s.Inherit(base)
+	}
+	return rs
 }
 
 // columns says which optional columns the rows show and how wide each
@@ -98,30 +128,31 @@ func (m Model) chooseColumns(g geometry) columns {
 	return c
 }
 
-func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols columns, innerW int, now time.Time) string {
-	st := m.styles
+// renderRow draws one candidate's row, exactly innerW cells wide, in
+// the styles of plain (a row) or hi (the highlighted row).
+func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols columns, innerW int, now time.Time, plain, hi *rowStyles) string {
 	reason, off := m.disabled(c)
 	highlighted = highlighted && !off // a row that cannot be picked never looks chosen
-	base := st.Row
+	rs := plain
 	if highlighted {
-		base = st.Highlighted
+		rs = hi
 	}
-	meta := st.Meta
+	meta := partMeta
 	if stale {
-		meta = st.Stale
+		meta = partStale
 	}
-	var segs []seg
+	segs := make([]seg, 0, 24)
 	put := func(s ...seg) { segs = append(segs, s...) }
 	gap := seg{text: "  "}
 	if highlighted {
-		put(seg{"›", st.Marker}, seg{text: " "})
+		put(seg{"›", partMarker}, seg{text: " "})
 	} else {
 		put(seg{text: "  "})
 	}
 	label := textutil.Inline(c.Label)
 	switch {
 	case stale:
-		put(fitSegs([]seg{{label, st.Stale}}, cols.labelW)...)
+		put(fitSegs([]seg{{label, partStale}}, cols.labelW)...)
 	case off:
 		// The reason takes the label's room and the badge's, never the
 		// id, folder or age: those tell this row from its neighbours.
@@ -131,15 +162,15 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 		}
 		why := "⊘ " + textutil.Inline(reason)
 		whyW := min(textutil.Width(why), max(room-gapW-reasonLabelMinW, 1))
-		put(fitSegs([]seg{{label, st.Disabled}}, room-gapW-whyW)...)
+		put(fitSegs([]seg{{label, partDisabled}}, room-gapW-whyW)...)
 		put(gap)
-		put(fitSegs([]seg{{why, st.Meta}}, whyW)...)
+		put(fitSegs([]seg{{why, partMeta}}, whyW)...)
 	default:
-		put(fitSegs(highlightMatch(label, m.query, st.Label, st.Match), cols.labelW)...)
+		put(fitSegs(highlightMatch(label, m.query), cols.labelW)...)
 	}
 	if cols.badge && !(off && !stale) {
 		put(gap)
-		put(fitSegs([]seg{{badge(c.Rank), st.Badge}}, badgeW)...)
+		put(fitSegs([]seg{{badge(c.Rank), partBadge}}, badgeW)...)
 	}
 	if cols.idW > 0 {
 		put(gap)
@@ -158,11 +189,20 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 		put(fitSegs([]seg{{Age(now, c.CreatedAt), meta}}, ageW)...)
 	}
 	segs = fitSegs(segs, innerW) // exact, whatever the columns came to
-	out := make([]byte, 0, 256)
-	for _, s := range segs {
-		out = append(out, s.style.Inherit(base).Render(s.text)...)
+	// Neighbours of one part are drawn together: fewer style runs.
+	var b strings.Builder
+	b.Grow(innerW * 4)
+	for i := 0; i < len(segs); {
+		j, text := i+1, segs[i].text
+		for ; j < len(segs) && segs[j].part == segs[i].part; j++ {
+			text += segs[j].text
+		}
+		if text != "" {
+			b.WriteString(rs[segs[i].part].Render(text))
+		}
+		i = j
 	}
-	return string(out)
+	return b.String()
 }
 
 // fitSegs cuts a run of segments to at most w cells, ending in "…" (in
@@ -187,7 +227,7 @@ func fitSegs(segs []seg, w int) []seg {
 				budget -= sw
 				continue
 			}
-			out = append(out, seg{ansi.Truncate(s.text, budget, "") + "…", s.style})
+			out = append(out, seg{ansi.Truncate(s.text, budget, "") + "…", s.part})
 			break
 		}
 		total = 0

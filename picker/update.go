@@ -257,4 +257,16 @@ func (m *Model) scroll(delta int) {
 	if m.cursor >= m.offset+rows {
 		m.cursor = m.offset + rows - 1
 	}
+	// The cursor rests on an enabled row of the window when there is one.
+	end := min(m.offset+rows, len(m.items))
+	for d := 0; d < rows; d++ {
+		for _, i := range []int{m.cursor - d, m.cursor + d} {
+			if i >= m.offset && i < end {
+				if _, off := m.disabled(m.items[i]); !off {
+					m.cursor = i
+					return
+				}
+			}
+		}
+	}
 }

@@ -33,8 +33,9 @@ func (m Model) view(g geometry) string {
 		cols := m.chooseColumns(g)
 		now := m.now()
 		stale := !m.Fresh()
+		plain, hi := st.over(st.Row), st.over(st.Highlighted)
 		for i := m.offset; i < min(len(m.items), m.offset+g.rows); i++ {
-			lines = append(lines, m.renderRow(m.items[i], i == m.cursor && !stale, stale, cols, g.innerW, now))
+			lines = append(lines, m.renderRow(m.items[i], i == m.cursor && !stale, stale, cols, g.innerW, now, &plain, &hi))
 		}
 		if g.footer {
 			text, style, _ := m.footer()
