@@ -49,6 +49,11 @@ func TestFooterFollowsTheKeyMap(t *testing.T) {
 	if f := footerOf(m); !strings.Contains(f, "ctrl+g stop") || strings.Contains(f, "esc") {
 		t.Fatalf("preparing footer %q", f)
 	}
+	// With the picker open the hints are its own pick and close keys.
+	m2 := typeText(e.composer(), "@pars")
+	if f := footerOf(m2); !strings.Contains(f, "tab mention") || !strings.Contains(f, "esc close") || strings.Contains(f, "enter send") {
+		t.Fatalf("picker open: %q", f)
+	}
 	// Unbound (no keys): no hint at all.
 	k.InsertNewline = key.NewBinding()
 	m = e.composer(WithKeyMap(k))

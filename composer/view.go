@@ -192,7 +192,8 @@ func (m Model) footer() []string {
 	line := fmt.Sprintf("@ %d/%d sessions", len(m.refs), m.maxRefs)
 	bindings := m.KeyMap().ShortHelp()
 	if m.picker.IsOpen() {
-		bindings = append(m.picker.KeyMap().ShortHelp(), bindings...)
+		pk := m.picker.KeyMap()
+		bindings = append([]key.Binding{pk.Accept, pk.Dismiss}, bindings...)
 	}
 	for _, b := range bindings {
 		if h := hint(b); h != "" && textutil.Width(line+" · "+h) <= m.width {
