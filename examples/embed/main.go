@@ -1,5 +1,8 @@
-// Command embed is the smallest chat client that embeds the mention
-// picker, the composer and the reference card; the README shows it.
+// Command embed is a small chat client that embeds the mention picker,
+// the composer and the reference card the way a host with its own layout
+// would: a sidebar beside a chat pane, the popup bounded to the pane, its
+// own colours, ctrl+s to send and the terminal's real cursor. The README
+// shows it.
 package main
 
 import (
@@ -7,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -18,6 +22,14 @@ import (
 )
 
 // BEGIN README
+const sidebarWidth = 22
+
+// The host's own colours, applied over the components' default styles.
+var (
+	brand = lipgloss.Color("#D7875F")
+	muted = lipgloss.Color("#767676")
+)
+
 type chat struct {
 	input  composer.Model
 	sent   []string // rendered cards and messages
@@ -30,44 +42,72 @@ func newChat(store sessionref.SessionQuery, current sessionref.Target) (chat, er
 	if err != nil {
 		return chat{}, err
 	}
-	p := picker.New(picker.ResolverSource(resolver, current, 20))
-	c := composer.New(p, composer.ResolverPreparer(resolver, current))
+	ps := picker.DefaultStyles(true)
+	ps.Frame = ps.Frame.BorderForeground(brand)
+	ps.Marker = ps.Marker.Foreground(brand)
+	p := picker.New(picker.ResolverSource(resolver, current, 20), picker.WithStyles(ps))
+
+	keys := composer.DefaultKeyMap()
+	keys.Submit = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send"))
+	keys.InsertNewline = key.NewBinding(key.WithKeys("enter", "shift+enter"), key.WithHelp("enter", "newline"))
+	cs := composer.DefaultStyles(true)
+	cs.Prompt = cs.Prompt.Foreground(brand)
+	c := composer.New(p, composer.ResolverPreparer(resolver, current),
+		composer.WithKeyMap(keys), composer.WithStyles(cs))
+	c.SetVirtualCursor(false) // the host places the terminal's cursor
 	return chat{input: c, width: 80, height: 24}, nil
 }
 
 func (m chat) Init() tea.Cmd { return nil }
 
+// layout tells the composer its pane: where it starts and what bounds the popup.
+func (m *chat) layout() {
+	paneW := max(m.width-sidebarWidth, 10)
+	m.input.SetWidth(paneW)
+	m.input.SetOrigin(sidebarWidth, m.height-m.input.Height())
+	m.input.SetPickerBounds(picker.Rect{X: sidebarWidth, Y: 0, W: paneW, H: m.height})
+}
+
 func (m chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.input.SetWidth(msg.Width)
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
 			return m, tea.Quit
 		}
 	case composer.SubmittedMsg:
-		// Send msg.Context (the untrusted snapshot), then msg.Content.
+		// Send msg.Context (the untrusted snapshot) first, then msg.Content.
 		if msg.Context != nil {
-			m.sent = append(m.sent, card.New(msg.Context, card.WithWidth(m.width)).View())
+			m.sent = append(m.sent, card.New(msg.Context, card.WithWidth(m.width-sidebarWidth)).View())
 		}
 		m.sent = append(m.sent, "You: "+msg.Text)
 		return m, nil
 	}
-	m.input.SetOrigin(0, m.height-m.input.Height())
+	m.layout()
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
+	m.layout() // the draft may have grown
 	return m, cmd
 }
 
 func (m chat) View() tea.View {
-	history := lipgloss.PlaceVertical(m.height-m.input.Height(), lipgloss.Bottom, strings.Join(m.sent, "\n"))
-	layers := []*lipgloss.Layer{lipgloss.NewLayer(history + "\n" + m.input.View())}
-	if p := m.input.Picker(); p.IsOpen() {
-		r := p.Rect()
-		layers = append(layers, lipgloss.NewLayer(p.View()).X(r.X).Y(r.Y).Z(1))
+	sidebar := lipgloss.NewStyle().Width(sidebarWidth).Height(m.height).Foreground(muted).
+		Render("sessions\n\n• current\n\nctrl+s send\nenter newline\n@ mention")
+	paneH := m.height - m.input.Height()
+	history := lipgloss.NewStyle().Width(m.width - sidebarWidth).Height(paneH).AlignVertical(lipgloss.Bottom).
+		MaxHeight(paneH).Render(strings.Join(m.sent, "\n"))
+	pane := lipgloss.JoinVertical(lipgloss.Left, history, m.input.View())
+	layers := []*lipgloss.Layer{lipgloss.NewLayer(lipgloss.JoinHorizontal(lipgloss.Top, sidebar, pane))}
+	if popup := m.input.Picker().Layer(); popup != nil {
+		layers = append(layers, popup)
 	}
 	v := tea.NewView(lipgloss.NewCompositor(layers...).Render())
+	if c := m.input.Cursor(); c != nil {
+		c.X += sidebarWidth
+		c.Y += m.height - m.input.Height()
+		v.Cursor = c
+	}
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	return v

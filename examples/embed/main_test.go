@@ -4,10 +4,13 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/internal/cmdrun"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -26,7 +29,8 @@ func TestReadmeShowsThisCode(t *testing.T) {
 	}
 }
 
-func TestEmbeddedChatSends(t *testing.T) {
+func newTestChat(t *testing.T) chat {
+	t.Helper()
 	store := fakestore.New()
 	store.Create("notes", nil, fakestore.DefaultNow)
 	store.SetTitle("notes", "Design notes")
@@ -35,12 +39,79 @@ func TestEmbeddedChatSends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	return next.(chat)
+}
+
+// send passes msg and every message its Cmds produce back through Update.
+func send(m chat, msg tea.Msg) chat {
+	queue := []tea.Msg{msg}
+	for len(queue) > 0 {
+		next, cmd := m.Update(queue[0])
+		m = next.(chat)
+		queue = append(queue[1:], cmdrun.Run(cmd, time.Second)...)
+	}
+	return m
+}
+
+func TestRebindSendKey(t *testing.T) {
+	m := newTestChat(t)
 	m.input.SetValue("see @[Design notes](dsh-session:Im5vdGVzIg)")
-	next, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	next, cmd = next.Update(cmd())
-	next, _ = next.Update(cmd())
-	got := next.(chat)
-	if len(got.sent) != 2 || !strings.Contains(got.sent[0], "Referenced 1 session") || got.sent[1] != "You: see @Design notes" {
-		t.Fatalf("sent %q", got.sent)
+	m = send(m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if len(m.sent) != 0 {
+		t.Fatalf("enter sent the draft although ctrl+s is the send key: %q", m.sent)
+	}
+	if !strings.Contains(m.input.Value(), "\n") {
+		t.Fatalf("enter did not break the line: %q", m.input.Value())
+	}
+	m = send(m, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	if len(m.sent) != 2 || !strings.Contains(m.sent[0], "Referenced 1 session") || !strings.HasPrefix(m.sent[1], "You: see @Design notes") {
+		t.Fatalf("sent %q", m.sent)
+	}
+	if !strings.Contains(m.input.View(), "ctrl+s") {
+		t.Fatalf("the footer does not name the rebound send key:\n%s", m.input.View())
+	}
+}
+
+func TestPopupStaysInThePane(t *testing.T) {
+	m := newTestChat(t)
+	for _, r := range "@des" {
+		m = send(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	p := m.input.Picker()
+	if !p.IsOpen() {
+		t.Fatal("the picker did not open")
+	}
+	r := p.Rect()
+	if r.X < sidebarWidth || r.X+r.W > m.width || r.Y < 0 || r.Y+r.H > m.height {
+		t.Fatalf("popup %+v leaves the chat pane (x %d..%d, 0..%d)", r, sidebarWidth, m.width, m.height)
+	}
+	screen := m.View().Content
+	if !strings.Contains(screen, "38;2;215;135;95") {
+		t.Fatal("the popup does not use the host's frame colour")
+	}
+	var found bool
+	for _, line := range strings.Split(ansi.Strip(screen), "\n") {
+		if strings.Contains(line, "Design notes") {
+			found = true
+			if i := strings.Index(line, "Design notes"); ansi.StringWidth(line[:i]) < sidebarWidth {
+				t.Fatalf("a row starts inside the sidebar: %q", line)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no row for the session:\n%s", ansi.Strip(screen))
+	}
+}
+
+func TestRealCursorInThePane(t *testing.T) {
+	m := newTestChat(t)
+	m = send(m, tea.KeyPressMsg{Code: 'h', Text: "h"})
+	v := m.View()
+	if v.Cursor == nil {
+		t.Fatal("no terminal cursor")
+	}
+	if v.Cursor.X != sidebarWidth+m.input.Cursor().X || v.Cursor.Y < m.height-m.input.Height() {
+		t.Fatalf("cursor at %d,%d is not in the composer (origin %d,%d)", v.Cursor.X, v.Cursor.Y, sidebarWidth, m.height-m.input.Height())
 	}
 }
