@@ -137,7 +137,7 @@ func TestInspectorShowsBothUserMessages(t *testing.T) {
 	m = drive(m, tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
 	sc := text(m)
 	for _, want := range []string{"message 1 of 2 · role user · source session-reference", "## Referenced sessions", sessionref.UntrustedPhrase,
-		"@Fix the session parser · s-parser · ", "Budget: 64 KiB per referenced session", "message 2 of 2 · role user · the direct message", "see @Fix the session parser"} {
+		"@Fix the session parser · s-parser · ", "Budget: 64\u00a0KiB per referenced session", "message 2 of 2 · role user · the direct message", "see @Fix the session parser"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("inspector lacks %q", want)
 		}

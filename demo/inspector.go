@@ -51,12 +51,12 @@ func (m *Model) renderInspector() {
 	budget := m.resolver.Config().MaxReferenceBytes
 
 	fmt.Fprintf(&b, "The last message you sent that referenced sessions, as the model receives it: two consecutive user-role messages, the snapshot first. Budget: %s per referenced session.\n\n",
-		textutil.Bytes(budget))
-	fmt.Fprintf(&b, "%s\n", st.title.Render(fmt.Sprintf("── message 1 of 2 · role user · source session-reference · %s", textutil.Bytes(len(prompt)))))
+		nbsp(textutil.Bytes(budget)))
+	fmt.Fprintf(&b, "%s\n", st.title.Render(fmt.Sprintf("── message 1 of 2 · role user · source session-reference · %s", nbsp(textutil.Bytes(len(prompt))))))
 	for i, r := range rec.References {
 		line := fmt.Sprintf("   @%s · %s · %d of %d messages kept", textutil.Inline(r.Label), textutil.ShortID(r.SessionID), r.RetainedMessages, r.OriginalMessages)
 		if r.OmittedMessages > 0 || r.OmittedBytes > 0 {
-			line += fmt.Sprintf(", %d omitted (%s)", r.OmittedMessages, textutil.Bytes(r.OmittedBytes))
+			line += fmt.Sprintf(", %d omitted (%s)", r.OmittedMessages, nbsp(textutil.Bytes(r.OmittedBytes)))
 		}
 		if r.Compacted {
 			line += ", compacted"
@@ -67,10 +67,13 @@ func (m *Model) renderInspector() {
 		b.WriteString(line + "\n")
 	}
 	b.WriteString("\n" + textutil.Block(prompt) + "\n\n")
-	fmt.Fprintf(&b, "%s\n", st.title.Render(fmt.Sprintf("── message 2 of 2 · role user · the direct message · %s", textutil.Bytes(len(textOf(direct))))))
+	fmt.Fprintf(&b, "%s\n", st.title.Render(fmt.Sprintf("── message 2 of 2 · role user · the direct message · %s", nbsp(textutil.Bytes(len(textOf(direct)))))))
 	b.WriteString(textutil.Block(textOf(direct)))
 	m.inspVP.SetContent(lipgloss.NewStyle().Width(width).Render(b.String()))
 }
+
+// nbsp keeps a size such as "64 KiB" on one line when text wraps.
+func nbsp(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
 
 // scrollPosition says where a viewport is: "lines 1–20 of 48 (41%)", or
 // "all 12 lines" when everything shows.

@@ -53,11 +53,12 @@ func (m *Model) layout() {
 	// The popup stays over the transcript: never over the title bar, the
 	// draft or the hint line.
 	m.comp.SetPickerBounds(picker.Rect{X: 0, Y: headerH, W: m.w, H: vpH + statusH})
-	// The inspector and keys screens: a title line above, a hint line below.
+	// The inspector and keys screens: their title above (wrapped, never
+	// cut), a hint line below.
 	m.inspVP.SetWidth(m.w)
-	m.inspVP.SetHeight(max(h-2, 1))
+	m.inspVP.SetHeight(max(h-lipgloss.Height(m.overlayTitle(inspectorTitle))-1, 1))
 	m.helpVP.SetWidth(m.w)
-	m.helpVP.SetHeight(max(h-2, 1))
+	m.helpVP.SetHeight(max(h-lipgloss.Height(m.overlayTitle(helpTitle))-1, 1))
 	if m.follow {
 		m.vp.GotoBottom()
 	}
@@ -108,7 +109,7 @@ func (m Model) View() tea.View {
 	case inspectScreen:
 		content = m.overlayView(inspectorTitle, m.inspVP.View(), scrollPosition(m.inspVP.TotalLineCount(), m.inspVP.YOffset(), m.inspVP.Height()))
 	case helpScreen:
-		content = m.overlayView("Keys", m.helpVP.View(), scrollPosition(m.helpVP.TotalLineCount(), m.helpVP.YOffset(), m.helpVP.Height()))
+		content = m.overlayView(helpTitle, m.helpVP.View(), scrollPosition(m.helpVP.TotalLineCount(), m.helpVP.YOffset(), m.helpVP.Height()))
 	default:
 		parts := []string{m.header(), m.vp.View()}
 		if s := m.statusView(); s != "" {
@@ -142,10 +143,19 @@ func (m Model) View() tea.View {
 	return v
 }
 
+// helpTitle is the F1 screen's title.
+const helpTitle = "Keys"
+
+// overlayTitle is a full screen's title bar with the way out, wrapped to
+// the width so a narrow screen still reads all of it.
+func (m Model) overlayTitle(title string) string {
+	return m.st.header.Width(max(m.w, 1)).Render(" " + title + " · esc back")
+}
+
 // overlayView is a full screen (inspector, keys): its title and the way
 // out on top, the scroll position and keys at the bottom.
 func (m Model) overlayView(title, body, pos string) string {
-	top := m.st.header.Render(textutil.Fit(" "+title+" · esc back", m.w))
+	top := m.overlayTitle(title)
 	// The position and the way out first; the scroll keys when they fit.
 	bottom := pos + " · esc back"
 	if full := bottom + " · ↑/↓ pgup/pgdn scroll"; textutil.Width(full) <= m.w {
