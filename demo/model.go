@@ -23,9 +23,12 @@ const (
 	helpScreen                  // every key
 )
 
-// transcriptMsg carries the current session's surface, read in a Cmd.
+// transcriptMsg carries the current session's surface, read in a Cmd,
+// and the current titles of the sessions its messages referenced (a
+// card shows a title beside a label that differs from it).
 type transcriptMsg struct {
 	surface sessionref.Surface
+	titles  map[string]string
 	err     error
 }
 
@@ -39,6 +42,7 @@ type Model struct {
 	st       styles
 	comps    componentStyles
 	store    Store
+	query    sessionref.SessionQuery // the store and Options.Others as one
 	resolver *sessionref.Resolver
 	comp     composer.Model
 	help     help.Model
@@ -52,8 +56,9 @@ type Model struct {
 	cards       map[int64]card.Model // by the context event's seq
 	cardSpans   []cardSpan           // where cards are in the transcript
 	loadErr     error
-	confirmQuit bool // ctrl+c was pressed once with a draft
-	quitting    bool // the last frame: inline, it ends on an empty line
+	titles      map[string]string // referenced sessions' current titles, by id
+	confirmQuit bool              // ctrl+c was pressed once with a draft
+	quitting    bool              // the last frame: inline, it ends on an empty line
 	build       buildState
 	sentCount   int
 	follow      bool // keep the transcript scrolled to the bottom
@@ -91,6 +96,7 @@ func New(o Options) (Model, error) {
 		st:       newStyles(palette(o.Plain, true)),
 		comps:    comps,
 		store:    o.Store,
+		query:    q,
 		resolver: r,
 		comp:     comp,
 		help:     help.New(),
@@ -124,18 +130,60 @@ func (m Model) Init() tea.Cmd {
 }
 
 // load appends evs to the current session (if any) and reads its surface
-// back, in a Cmd: the store may be slow, and Update never waits for it.
+// back with the referenced sessions' titles, in a Cmd: the store may be
+// slow, and Update never waits for it.
 func (m Model) load(evs []sessionref.Event) tea.Cmd {
-	store, id := m.store, m.opts.Current.ID
+	store, query, id := m.store, m.query, m.opts.Current.ID
 	return func() tea.Msg {
+		ctx := context.Background()
 		for _, ev := range evs {
 			if _, err := store.Append(id, ev); err != nil {
 				return transcriptMsg{err: err}
 			}
 		}
-		s, err := store.ReadSurface(context.Background(), id)
-		return transcriptMsg{surface: s, err: err}
+		s, err := store.ReadSurface(ctx, id)
+		if err != nil {
+			return transcriptMsg{err: err}
+		}
+		return transcriptMsg{surface: s, titles: referencedTitles(ctx, query, s.Events)}
 	}
+}
+
+// referencedTitles looks up the current title of every session the
+// events' context messages referenced. A failed lookup leaves a session
+// out: its card then shows the label alone.
+func referencedTitles(ctx context.Context, q sessionref.SessionQuery, evs []sessionref.Event) map[string]string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, ev := range evs {
+		if ev.Source.Kind != sessionref.SourceSessionReference {
+			continue
+		}
+		rec, err := sessionref.RecordOf(ev.Source)
+		if err != nil {
+			continue
+		}
+		for _, r := range rec.References {
+			if !seen[r.SessionID] {
+				seen[r.SessionID] = true
+				ids = append(ids, r.SessionID)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	res, err := q.ReadTitles(ctx, ids)
+	if err != nil {
+		return nil
+	}
+	titles := make(map[string]string, len(ids))
+	for i, r := range res {
+		if i < len(ids) && r.Err == nil && r.Title != nil {
+			titles[ids[i]] = r.Title.Text
+		}
+	}
+	return titles
 }
 
 // Update routes messages: the demo's keys first, then the component the
@@ -160,6 +208,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.loadErr = msg.err
 		if msg.err == nil {
 			m.events = msg.surface.Events
+			m.titles = msg.titles
+			for seq, c := range m.cards {
+				c.SetTitles(titleFunc(m.titles))
+				m.cards[seq] = c
+			}
 		}
 		m.rebuild()
 		return m, nil
@@ -184,6 +237,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.comp, cmd = m.comp.Update(msg)
 	m.layout()
 	return m, cmd
+}
+
+// titleFunc is a card's TitleFunc over what a load found: no IO.
+func titleFunc(titles map[string]string) card.TitleFunc {
+	return func(id string) (string, bool) {
+		t, ok := titles[id]
+		return t, ok
+	}
 }
 
 // restyle switches every part to the dark or light palette.

@@ -405,3 +405,20 @@ func TestHeaderShortensHomeByElement(t *testing.T) {
 		}
 	}
 }
+
+// TestCardShowsCurrentTitle: a pasted mention's label is not the
+// session's title; the card shows the label the message used and the
+// current title beside it.
+func TestCardShowsCurrentTitle(t *testing.T) {
+	m, _ := start(t, sessionref.Config{})
+	uri, err := sessionref.EncodeURI("s-api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.comp.SetValue("see @[my old name](" + uri + ") now")
+	m = drive(m, enter)
+	sc := text(m)
+	if !strings.Contains(sc, "my old name") || !strings.Contains(sc, "API rate limits") {
+		t.Fatalf("card lacks the label or the current title:\n%s", sc)
+	}
+}

@@ -110,7 +110,7 @@ func (m *Model) rebuild() {
 			if !ok {
 				// The transcript scrolls, so a card is never capped (and
 				// its own scroll keys stay off).
-				c = card.FromEvent(ev, card.WithHeight(1<<20), card.WithStyles(m.comps.card), card.WithKeyMap(m.cardKeys))
+				c = card.FromEvent(ev, card.WithHeight(1<<20), card.WithStyles(m.comps.card), card.WithKeyMap(m.cardKeys), card.WithTitles(titleFunc(m.titles)))
 			}
 			c.SetWidth(m.w)
 			m.cards[seq] = c
