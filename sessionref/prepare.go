@@ -132,7 +132,10 @@ func (r *Resolver) Prepare(ctx context.Context, t Target, content []Block, refs 
 	for i, src := range sources {
 		s := &surfaces[i]
 		head := objectHead(s.Session.ID, src.label, s.Session.Cwd, s.CapturedThroughSeq)
-		kept, ok := retain(head, s.Events, r.cfg.MaxReferenceBytes)
+		kept, ok, err := retain(ctx, head, s.Events, r.cfg.MaxReferenceBytes)
+		if err != nil {
+			return Prepared{}, cancelled(context.Cause(ctx))
+		}
 		if !ok {
 			e := newError(CodeBudgetExceeded, fmt.Sprintf("referenced session %s does not fit in %d bytes", quote(src.id), r.cfg.MaxReferenceBytes), nil)
 			e.SessionID = src.id

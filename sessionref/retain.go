@@ -1,6 +1,8 @@
 package sessionref
 
 import (
+	"container/heap"
+	"context"
 	"strconv"
 	"strings"
 )
@@ -22,6 +24,8 @@ type item struct {
 	original   string // the joined text
 	text       string // the current, possibly truncated, text
 	omitted    int    // bytes omitted by truncation
+	esc        int    // tagSafeLen(text), kept up to date
+	pos        int    // position among the kept items
 }
 
 // classify applies the projection (spec §6) to one surface event: human
@@ -68,7 +72,7 @@ func newItem(events []Event, i int) item {
 		text = strings.Join(parts, "\n")
 	}
 	text = validOrReplaced(text)
-	return item{index: i, assistant: assistant, checkpoint: checkpoint, rawLen: rawLen, original: text, text: text}
+	return item{index: i, assistant: assistant, checkpoint: checkpoint, rawLen: rawLen, original: text, text: text, esc: tagSafeLen(text)}
 }
 
 func (it *item) role() string {
@@ -80,10 +84,16 @@ func (it *item) role() string {
 
 // size is the item's serialized size in the conversation array.
 func (it *item) size() int {
+	return it.frame() + it.esc
+}
+
+// frame is the item's size without its text: {"role":"user","text":}
+// or {"role":"assistant","text":}.
+func (it *item) frame() int {
 	if it.assistant {
-		return 28 + tagSafeLen(it.text) // {"role":"assistant","text":…}
+		return 28
 	}
-	return 23 + tagSafeLen(it.text) // {"role":"user","text":…}
+	return 23
 }
 
 // retained is the result of fitting one source into its budget.
@@ -95,14 +105,30 @@ type retained struct {
 // retain fits one source's projected conversation into max bytes of
 // tag-safe JSON exactly as the reference does (spec §8): drop the oldest
 // non-checkpoint messages, never the newest, while too large; then cut
-// the longest text around an exact notice until the object fits. It runs
-// in time linear in the number of events plus the bytes it keeps.
-func retain(head []byte, events []Event, max int) (retained, bool) {
-	var res retained
-	// Pass 1: count, and find what is kept whatever the budget.
-	n, totalRaw, last := 0, 0, -1
-	var fixed []item
+// the longest text around an exact notice until the object fits.
+//
+// It runs in time linear in the number of events plus the bytes it keeps,
+// whatever the shape: dropping is one backward pass, the longest text is
+// taken from a heap (O(log n) a cut, not a scan of every kept message), an
+// object that cannot fit even with every text cut to nothing fails at
+// once, and each cut costs the bytes it keeps. It checks ctx as it goes
+// and returns errCancelled when ctx ends; ok=false is BUDGET_EXCEEDED.
+func retain(ctx context.Context, head []byte, events []Event, max int) (res retained, ok bool, err error) {
+	tick := 0
+	cancelled := func() bool {
+		if tick++; tick%ctxCheckEvery != 0 {
+			return false
+		}
+		return ctx.Err() != nil
+	}
+	// Pass 1: count, and find what is kept whatever the budget: the
+	// checkpoints (counted first, so their slice is allocated once) and
+	// the newest message.
+	n, totalRaw, last, nfixed := 0, 0, -1, 1
 	for i := range events {
+		if cancelled() {
+			return retained{}, false, ctx.Err()
+		}
 		ok, _, checkpoint, rawLen := classify(&events[i])
 		if !ok {
 			continue
@@ -111,8 +137,19 @@ func retain(head []byte, events []Event, max int) (retained, bool) {
 		totalRaw += rawLen
 		last = i
 		if checkpoint {
-			res.record.Compacted = true
-			fixed = append(fixed, newItem(events, i))
+			nfixed++
+		}
+	}
+	fixed := make([]item, 0, nfixed)
+	for i := 0; i <= last && len(fixed) < nfixed-1; i++ {
+		if cancelled() {
+			return retained{}, false, ctx.Err()
+		}
+		if events[i].Type == EventUserMessage && events[i].Source.IsCheckpoint() {
+			if ok, _, _, _ := classify(&events[i]); ok {
+				res.record.Compacted = true
+				fixed = append(fixed, newItem(events, i))
+			}
 		}
 	}
 	res.record.OriginalMessages = n
@@ -132,6 +169,9 @@ func retain(head []byte, events []Event, max int) (retained, bool) {
 	// droppable messages that fits.
 	var suffix []item // newest first
 	for i := last - 1; i >= 0 && size <= max; i-- {
+		if cancelled() {
+			return retained{}, false, ctx.Err()
+		}
 		ok, _, checkpoint, _ := classify(&events[i])
 		if !ok || checkpoint {
 			continue
@@ -145,7 +185,7 @@ func retain(head []byte, events []Event, max int) (retained, bool) {
 		suffix = append(suffix, it)
 	}
 	kept := make([]*item, 0, len(fixed)+len(suffix))
-	keptRaw := 0
+	keptRaw, floor := 0, size
 	for f, s := 0, len(suffix)-1; f < len(fixed) || s >= 0; {
 		var it *item
 		if s < 0 || f < len(fixed) && fixed[f].index < suffix[s].index {
@@ -153,34 +193,44 @@ func retain(head []byte, events []Event, max int) (retained, bool) {
 		} else {
 			it, s = &suffix[s], s-1
 		}
+		it.pos = len(kept)
 		keptRaw += it.rawLen
+		floor -= it.esc - tagSafeLen("")
 		kept = append(kept, it)
 	}
 	res.record.OmittedMessages = n - len(kept)
 	dropped := totalRaw - keptRaw
 
-	// Phase 2: truncate the longest text until the object fits.
-	for size > max {
-		var longest *item
-		for _, it := range kept {
-			if longest == nil || len(it.text) > len(longest.text) {
-				longest = it
+	// Phase 2: truncate the longest text until the object fits. With
+	// every text cut to "" the object is floor bytes; the reference would
+	// cut them all and then fail, so fail now.
+	if size > max && floor > max {
+		return retained{}, false, nil
+	}
+	if size > max {
+		h := append(longestFirst(nil), kept...) // a copy: kept keeps its order
+		heap.Init(&h)
+		for size > max {
+			if cancelled() {
+				return retained{}, false, ctx.Err()
 			}
+			longest := h[0]
+			if len(longest.text) == 0 {
+				return retained{}, false, nil
+			}
+			target := len(longest.text) - (size - max)
+			if target < 0 {
+				target = 0
+			}
+			text, omitted := truncateWithNotice(longest.original, target)
+			if text == longest.text {
+				return retained{}, false, nil
+			}
+			esc := tagSafeLen(text)
+			size += esc - longest.esc
+			longest.text, longest.omitted, longest.esc = text, omitted, esc
+			heap.Fix(&h, 0)
 		}
-		if longest == nil || len(longest.text) == 0 {
-			return retained{}, false
-		}
-		target := len(longest.text) - (size - max)
-		if target < 0 {
-			target = 0
-		}
-		text, omitted := truncateWithNotice(longest.original, target)
-		if text == longest.text {
-			return retained{}, false
-		}
-		before := longest.size()
-		longest.text, longest.omitted = text, omitted
-		size += longest.size() - before
 	}
 
 	res.record.RetainedMessages = len(kept)
@@ -203,7 +253,32 @@ func retain(head []byte, events []Event, max int) (retained, bool) {
 		obj = append(obj, '}')
 	}
 	res.object = append(obj, ']', '}')
-	return res, true
+	return res, true, nil
+}
+
+// ctxCheckEvery is how many steps of retention run between two looks at
+// the context: often enough to stop within microseconds, rarely enough
+// to cost nothing.
+const ctxCheckEvery = 256
+
+// longestFirst is a heap of kept items, the first with the largest raw
+// text on top: the reference's "first item with the largest B(text)".
+type longestFirst []*item
+
+func (h longestFirst) Len() int { return len(h) }
+func (h longestFirst) Less(i, j int) bool {
+	if a, b := len(h[i].text), len(h[j].text); a != b {
+		return a > b
+	}
+	return h[i].pos < h[j].pos
+}
+func (h longestFirst) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *longestFirst) Push(x any)   { *h = append(*h, x.(*item)) }
+func (h *longestFirst) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // objectHead is the data object up to and including "conversation":[.
