@@ -84,7 +84,6 @@ type Model struct {
 	// neither a keystroke nor View lays out the draft twice.
 	layout []line
 	refs   []string // distinct referenced session ids, in order
-	blank  bool     // the draft is empty or only whitespace
 
 	atIndex int // the '@' the open picker completes, or -1
 	// justPicked: the cursor sits right after a pick's token and space,

@@ -219,15 +219,21 @@ func plainASCII(a atom) bool { return len(a.text) == 1 && a.text[0] > 0x20 && a.
 func (m *Model) relayout() {
 	m.layout = wrap(m.atoms, m.textWidth())
 	m.refs = nil // not [:0]: copies of the model share the array
-	m.blank = true
 	for _, a := range m.atoms {
 		if a.tok != nil && !slices.Contains(m.refs, a.tok.Reference.SessionID) {
 			m.refs = append(m.refs, a.tok.Reference.SessionID)
 		}
+	}
+}
+
+// blank reports whether the draft has nothing but whitespace.
+func (m Model) blank() bool {
+	for _, a := range m.atoms {
 		if a.tok != nil || !a.isSpace() {
-			m.blank = false
+			return false
 		}
 	}
+	return true
 }
 
 // deleteRange removes atoms[from:to]; a token goes as a whole, because it

@@ -14,7 +14,7 @@ import (
 // submit starts preparing the draft in a Cmd.
 func (m Model) submit() (Model, tea.Cmd) {
 	draft := m.Value()
-	if m.blank || m.prepare == nil {
+	if m.prepare == nil || m.blank() {
 		return m, nil
 	}
 	m.closePicker()
