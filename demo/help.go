@@ -26,10 +26,10 @@ func (m Model) shortHints() []hint {
 	var hs []hint
 	if _, ok := m.lastCard(); ok && !m.comp.Picker().IsOpen() {
 		for _, b := range m.lastCardKeys().ShortHelp() {
-			hs = append(hs, hint{b, 5})
+			hs = append(hs, hint{b, 4})
 		}
 	}
-	hs = append(hs, hint{k.Inspect, 4})
+	hs = append(hs, hint{k.Inspect, 5}) // the stand-in reply names ctrl+t too
 	if !m.comp.Picker().IsOpen() && m.vp.TotalLineCount() > m.vp.Height() {
 		hs = append(hs, hint{k.ScrollUp, 6}, hint{k.ScrollDown, 7})
 	}

@@ -162,6 +162,9 @@ func TestHintLineKeepsTheWayOut(t *testing.T) {
 					t.Errorf("%s at %d: hint line %q lacks %q", sc.name, w, hintLine, want)
 				}
 			}
+			if sc.name == "sent" && w >= 80 && !strings.Contains(hintLine, "ctrl+o") {
+				t.Errorf("sent at %d: the card key is not on the hint line %q", w, hintLine)
+			}
 			// Below the transcript: the draft, its footer and the hints.
 			below := strings.Join(lines[headerH+m.vp.Height():], "\n")
 			for _, k := range []string{"enter send", "tab mention", "esc close", "ctrl+t", "f1", "ctrl+c", "ctrl+o"} {
