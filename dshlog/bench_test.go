@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dshkit/mentions/dshlog/internal/benchlog"
 	"github.com/dshkit/mentions/sessionref"
@@ -66,6 +67,13 @@ func writeFile(b *testing.B, path string, fn func(io.Writer) error) {
 	}
 }
 
+// reportCPU reports the process's CPU time per op since start (cpu-ms/op).
+func reportCPU(b *testing.B, start time.Duration) {
+	if start > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	}
+}
+
 // query is the picker's first filtered query: it needs every title.
 func query(b *testing.B, r *sessionref.Resolver) {
 	cands, err := r.ListCandidates(context.Background(), sessionref.Target{ID: "me"}, "quoting", 20)
@@ -83,11 +91,13 @@ func BenchmarkHistory(b *testing.B) {
 	for _, enc := range []string{"raw", "zstd"} {
 		root := filepath.Join(dir, enc)
 		b.Run(enc+"/cold", func(b *testing.B) {
+			cpu := cpuTime()
 			for b.Loop() {
 				s, _ := Open(root)
 				r, _ := sessionref.NewResolver(s, sessionref.Config{})
 				query(b, r)
 			}
+			reportCPU(b, cpu)
 		})
 		b.Run(enc+"/warm", func(b *testing.B) {
 			s, _ := Open(root)
@@ -127,12 +137,14 @@ func BenchmarkReadSurface50MB(b *testing.B) {
 	}
 	b.Run("cold", func(b *testing.B) {
 		b.SetBytes(fi.Size())
+		cpu := cpuTime()
 		for b.Loop() {
 			s, _ := OpenFile(path)
 			if _, err := s.ReadSurface(context.Background(), "big"); err != nil {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu)
 	})
 	b.Run("warm", func(b *testing.B) {
 		s, _ := OpenFile(path)

@@ -511,7 +511,7 @@ func place(t testing.TB, root string, data []byte, name string) string {
 // pass and its rules.
 func TestHalvesMatchOnePass(t *testing.T) {
 	var buf strings.Builder
-	benchlogLines := strings.Join(linesOfSize(t, parallelMin+parallelMin/2), "")
+	benchlogLines := strings.Join(linesOfSize(t, parallelMin+parallelMin/8), "")
 	buf.WriteString(benchlogLines)
 	text := []byte(buf.String())
 	ctx := feeder{ctx: context.Background(), cap: 1 << 30}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dshkit/mentions/sessionref"
@@ -347,9 +348,14 @@ func (s *Store) scanTitle(ctx context.Context, path string, prev *titleEntry) (*
 	return e, nil
 }
 
+// scanBufs are the read buffers of raw title scans.
+var scanBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
 // scanTitleRaw streams a raw log from e.committed to its end.
 func scanTitleRaw(ctx context.Context, f *os.File, e *titleEntry, sc *titleScan) error {
-	buf := make([]byte, 256<<10)
+	bp := scanBufs.Get().(*[]byte)
+	defer scanBufs.Put(bp)
+	buf := *bp
 	off, lastNL := e.committed, e.committed-1
 	for off < e.key.size {
 		if err := ctx.Err(); err != nil {
