@@ -54,7 +54,7 @@ func (m *Model) renderInspector() {
 		nbsp(textutil.Bytes(budget)))
 	fmt.Fprintf(&b, "%s\n", st.title.Render(fmt.Sprintf("── message 1 of 2 · role user · source session-reference · %s", nbsp(textutil.Bytes(len(prompt))))))
 	for i, r := range rec.References {
-		line := fmt.Sprintf("   @%s · %s · %d of %d messages kept", textutil.Inline(r.Label), textutil.ShortID(r.SessionID), r.RetainedMessages, r.OriginalMessages)
+		line := fmt.Sprintf("@%s · %s · %d of %d messages kept", textutil.Inline(r.Label), textutil.ShortID(r.SessionID), r.RetainedMessages, r.OriginalMessages)
 		if r.OmittedMessages > 0 || r.OmittedBytes > 0 {
 			line += fmt.Sprintf(", %d omitted (%s)", r.OmittedMessages, nbsp(textutil.Bytes(r.OmittedBytes)))
 		}
@@ -64,7 +64,8 @@ func (m *Model) renderInspector() {
 		if i < len(snaps) && snaps[i].CapturedThroughSeq != nil {
 			line += fmt.Sprintf(" · captured through seq %d", *snaps[i].CapturedThroughSeq)
 		}
-		b.WriteString(line + "\n")
+		// Indented as a whole, wrapped lines too.
+		b.WriteString(lipgloss.NewStyle().PaddingLeft(3).Width(width).Render(line) + "\n")
 	}
 	b.WriteString("\n" + textutil.Block(prompt) + "\n\n")
 	fmt.Fprintf(&b, "%s\n", st.title.Render(fmt.Sprintf("── message 2 of 2 · role user · the direct message · %s", nbsp(textutil.Bytes(len(textOf(direct)))))))
