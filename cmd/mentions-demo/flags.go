@@ -73,8 +73,8 @@ func newFlagSet(f *flags, bad **FlagError) *flag.FlagSet {
 			return nil
 		})
 	}
-	intFlag("count", &f.count, 0, maxCount, fmt.Sprintf("number of generated sessions in the embedded store, 0 to %d (default %d)", maxCount, defaultCount))
-	fs.Func("seed", "seed of the generated sessions, a whole number ≥ 0 (default 1)", func(s string) error {
+	intFlag("count", &f.count, 0, maxCount, fmt.Sprintf("`N` generated sessions in the embedded store, 0 to %d (default %d)", maxCount, defaultCount))
+	fs.Func("seed", "`seed` of the generated sessions, a whole number ≥ 0 (default 1)", func(s string) error {
 		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
 		if err != nil {
 			return fail("seed", "want a whole number from 0 to %d, got %q", uint64(1<<64-1), s)
@@ -82,14 +82,14 @@ func newFlagSet(f *flags, bad **FlagError) *flag.FlagSet {
 		f.seed = n
 		return nil
 	})
-	fs.Func("cwd", "working directory of the current session (default: the busiest generated one)", func(s string) error {
+	fs.Func("cwd", "working `directory` of the current session (default: the busiest generated one)", func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return fail("cwd", "want a directory, got an empty value")
 		}
 		f.cwd = s
 		return nil
 	})
-	fs.Func("latency", "delay every store read by this much, e.g. 800ms, to watch the async picker (0 to 1m)", func(s string) error {
+	fs.Func("latency", "delay every store read by this `duration`, e.g. 800ms, to watch the async picker (0 to 1m)", func(s string) error {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
 		if err != nil || d < 0 || d > maxLatency {
 			return fail("latency", "want a duration from 0s to %s such as 800ms, got %q", maxLatency, s)
@@ -97,11 +97,11 @@ func newFlagSet(f *flags, bad **FlagError) *flag.FlagSet {
 		f.latency = d
 		return nil
 	})
-	intFlag("budget", &f.budget, 1, maxSafeInteger, fmt.Sprintf("byte budget of each referenced session's snapshot (default %d)", sessionref.DefaultMaxReferenceBytes))
+	intFlag("budget", &f.budget, 1, maxSafeInteger, fmt.Sprintf("snapshot budget in `bytes` of each referenced session, 1 to %d (default %d)", maxSafeInteger, sessionref.DefaultMaxReferenceBytes))
 	fs.BoolVar(&f.noMouse, "no-mouse", false, "do not enable mouse reporting")
 	fs.BoolVar(&f.inline, "inline", false, "draw below the shell prompt instead of on the alternate screen")
 	fs.BoolVar(&f.plain, "plain", f.plain, "draw without colour (default when NO_COLOR is set)")
-	fs.Func("sessions", "also offer the DeepSeek Harness session logs under this root", func(s string) error {
+	fs.Func("sessions", "also offer the DeepSeek Harness session logs under this `root`", func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return fail("sessions", "want a directory, got an empty value")
 		}
