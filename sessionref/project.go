@@ -1,0 +1,19 @@
+package sessionref
+
+// Project returns the messages of a surface that Prepare shows the model,
+// in surface order and before any byte budget is applied: direct user
+// messages, compaction checkpoints (as user turns) and assistant messages
+// with text, each as the newline-joined text of its text blocks, made
+// valid UTF-8. Tool results, reasoning, plugin messages and earlier
+// session-reference context are left out. Indexers use it so they hold
+// exactly the text a snapshot could carry.
+func Project(events []Event) []Turn {
+	var out []Turn
+	for i := range events {
+		if ok, _, _, _ := classify(&events[i]); ok {
+			it := newItem(events, i)
+			out = append(out, Turn{Role: it.role(), Text: it.original})
+		}
+	}
+	return out
+}
