@@ -1,0 +1,82 @@
+// Package discover finds sessions by what was said in them: a full-text
+// index over any [sessionref.SessionQuery], kept in SQLite FTS5 through
+// modernc.org/sqlite (pure Go: no cgo, it cross-builds).
+//
+//	ix, err := discover.Open(path, store, discover.WithProgress(report))
+//	stats, err := ix.Sync(ctx)                   // index what is new or changed
+//	hits, err := ix.Search(ctx, target, "retry bug", 20)
+//
+// # What is indexed
+//
+// Exactly what a snapshot could show the model, from the core's own
+// projection ([sessionref.Project]): direct user messages, assistant text
+// and compaction checkpoints, never tool output, reasoning, plugin text or
+// earlier snapshots; plus the session's latest title. Each message
+// contributes its first 16 KiB and a session at most 512 KiB
+// ([WithLimits]), so the index grows linearly with the number of
+// sessions whatever one of them holds.
+//
+// # Sync
+//
+// [Index.Sync] is incremental: a session is indexed again only when its
+// capture seq (the seq of its log's last event) or its title event seq
+// changed; sessions the store no longer lists leave the index. A store
+// that implements [SeqLister] spares Sync reading unchanged surfaces.
+// Work is committed in batches of 128 sessions, so a search during a
+// first Sync already sees the sessions done (newest first, the store's
+// order), and a cancelled Sync keeps them. [WithProgress] reports each
+// step.
+//
+// # Tokenizers
+//
+// Two FTS5 tables share one row per session:
+//
+//   - tri, with the trigram tokenizer (case and diacritics folded), finds
+//     any term of three characters or more as a substring of the text. It
+//     needs no word boundaries, so it finds Chinese and Japanese words,
+//     emoji sequences, identifiers like retry.go and the start of a word
+//     still being typed, in any script.
+//   - words, with unicode61 (diacritics removed), answers the terms
+//     trigrams cannot: one or two characters. A short word of a script
+//     written with spaces is a word or, while being typed, a word prefix
+//     ("go" finds go and golang). Characters of scripts written without
+//     spaces (Han, kana, Hangul, Thai, …) and symbols such as emoji are
+//     also indexed as one- and two-character grams, so a two-character
+//     Chinese word (崩溃) or a lone emoji (🎉) is found.
+//
+// unicode61 alone cannot split Chinese or Japanese (a whole run of
+// characters is one token) and drops emoji; trigrams alone cannot match
+// fewer than three characters. Together they cover both, and a query of
+// several terms uses each table for the terms it answers.
+//
+// # Queries
+//
+// A query is what a person types, never FTS5 syntax: words (all must
+// occur), "quoted phrases" (straight or curly quotes; an unclosed one
+// runs to the end), and the last word as a prefix. Every term reaches
+// MATCH as a quoted FTS5 string, so quotes, *, -, NEAR(, AND, OR and
+// parentheses are text, never operators; punctuation around a word is
+// dropped, and a query with nothing searchable in it (empty, all
+// punctuation) gives no hits and no error. Only the first 4 KiB, 16
+// terms and 256 bytes of a term are read, which can only widen a match.
+//
+// Hits are ranked by bm25 (a title match weighs four times a message
+// match), then by working directory as candidates are (same, none,
+// other), then newest first. The target session is never a hit. Each hit
+// carries a one-line snippet, sanitised for the terminal, with the byte
+// ranges of the matched terms.
+//
+// # The index file
+//
+// The file is a cache. A missing file is created; a file that is not a
+// readable index, or was written by another schema version, is replaced
+// and reported as a [Notice] ([Index.Notices]), never a failure; a file
+// found damaged during Sync is rebuilt the same way. A SQLite database
+// that is not an index of this package, or a path that is not a regular
+// file, is refused and left alone. The file is opened in WAL mode with a
+// busy timeout and immediate write transactions, so several processes
+// may search and sync one file. [DefaultPath] puts it under the user's
+// cache directory, keyed by the sessions root; [RefuseInside] makes Open
+// refuse any path inside a sessions root, which is never written. An
+// empty path keeps the index in memory.
+package discover

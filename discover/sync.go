@@ -1,0 +1,418 @@
+package discover
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// SeqLister is an optional fast path a SessionQuery may offer: the
+// CapturedThroughSeq that ReadSurface would report now for each id
+// (aligned with ids; nil for an empty log), without reading surfaces.
+// With it Sync reads only the surfaces of sessions that changed; without
+// it Sync reads every surface to learn its seq, and still writes only
+// what changed.
+type SeqLister interface {
+	CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error)
+}
+
+// SyncStats is what one Sync did.
+type SyncStats struct {
+	// Sessions is how many sessions the store listed.
+	Sessions int
+	// Indexed sessions were new or changed and were (re)indexed.
+	Indexed int
+	// Unchanged sessions were left as they were.
+	Unchanged int
+	// Removed sessions were no longer in the store.
+	Removed int
+	// Failed sessions could not be read; an older entry of theirs, if
+	// any, stays searchable. FirstErr is the first such error.
+	Failed   int
+	FirstErr error
+	// Bytes is the text indexed.
+	Bytes int64
+	// Duration is how long the Sync took.
+	Duration time.Duration
+}
+
+// state is what the index knows of one session.
+type state struct {
+	cwd      sql.NullString
+	created  int64
+	title    sql.NullString
+	titleSeq sql.NullInt64
+	captured sql.NullInt64
+}
+
+// doc is a session ready to write.
+type doc struct {
+	id       string
+	cwd      *string
+	created  int64
+	title    *sessionref.Title
+	captured *int64
+	body     string
+	metaOnly bool // only the header changed: no text is rewritten
+}
+
+// Sync brings the index up to date with the store: sessions that are new,
+// or whose surface (capture seq) or title (title event seq) changed, are
+// indexed again; sessions that are gone are removed; the rest are not
+// touched. Work is committed in batches, so searches see it as it goes
+// and a cancelled Sync keeps what it finished; it returns ctx's error. A
+// session that cannot be read is counted in Failed, not an error. Only
+// one Sync of an Index runs at a time; two Index values on one file may
+// sync together (each batch is one immediate transaction).
+func (ix *Index) Sync(ctx context.Context) (SyncStats, error) {
+	ix.syncMu.Lock()
+	defer ix.syncMu.Unlock()
+	stats, err := ix.sync(ctx)
+	if err != nil && isCorrupt(err) && ix.path != "" {
+		if rerr := ix.rebuild(err); rerr != nil {
+			return stats, rerr
+		}
+		stats, err = ix.sync(ctx)
+	}
+	return stats, err
+}
+
+func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
+	start := time.Now()
+	defer func() { stats.Duration = time.Since(start) }()
+	if ix.closed.Load() {
+		return stats, ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return stats, err
+	}
+	headers, titles, err := list(ctx, ix.q)
+	if err != nil {
+		return stats, fmt.Errorf("discover: list sessions: %w", err)
+	}
+	stats.Sessions = len(headers)
+	var seqs []*int64
+	if sl, ok := ix.q.(SeqLister); ok {
+		ids := make([]string, len(headers))
+		for i := range headers {
+			ids[i] = headers[i].ID
+		}
+		if seqs, err = sl.CapturedSeqs(ctx, ids); err != nil {
+			return stats, fmt.Errorf("discover: read seqs: %w", err)
+		}
+		if len(seqs) != len(ids) {
+			seqs = nil
+		}
+	}
+	db := ix.conn()
+	known, err := loadStates(ctx, db)
+	if err != nil {
+		return stats, err
+	}
+	w := &writer{ix: ix, db: db}
+	// Whatever happens, commit what was done; DB work is not cancelled
+	// half-way, only between sessions.
+	wctx := context.WithoutCancel(ctx)
+	defer w.rollback()
+
+	present := make(map[string]bool, len(headers))
+	for i := range headers {
+		present[headers[i].ID] = true
+	}
+	for id := range known {
+		if !present[id] {
+			if err := w.remove(wctx, id); err != nil {
+				return stats, err
+			}
+			stats.Removed++
+		}
+	}
+
+	ix.report(Progress{Done: 0, Total: len(headers)})
+	for i := range headers {
+		if err := ctx.Err(); err != nil {
+			if cerr := w.commit(); cerr != nil {
+				return stats, cerr
+			}
+			return stats, err
+		}
+		h := &headers[i]
+		var title *sessionref.Title
+		if i < len(titles) {
+			if titles[i].Err != nil {
+				stats.fail(titles[i].Err)
+				ix.report(Progress{Done: i + 1, Total: len(headers)})
+				continue
+			}
+			title = titles[i].Title
+		}
+		st, had := known[h.ID]
+		same := func(captured *int64) bool {
+			return had && sameSeq(st.captured, captured) && sameSeq(st.titleSeq, titleSeq(title))
+		}
+		d := doc{id: h.ID, cwd: h.Cwd, created: h.CreatedAt, title: title}
+		switch {
+		case seqs != nil && same(seqs[i]):
+			d.captured, d.metaOnly = seqs[i], true
+		default:
+			surf, err := ix.q.ReadSurface(ctx, h.ID)
+			if err != nil {
+				if ctx.Err() != nil {
+					continue // reported at the top of the loop
+				}
+				stats.fail(err)
+				ix.report(Progress{Done: i + 1, Total: len(headers)})
+				continue
+			}
+			d.captured = surf.CapturedThroughSeq
+			if same(d.captured) {
+				d.metaOnly = true
+			} else {
+				d.body = body(surf.Events, ix.opts.maxMessageBytes, ix.opts.maxSessionBytes)
+			}
+		}
+		if d.metaOnly {
+			if had && st.cwd == nullString(d.cwd) && st.created == d.created && st.title == nullTitle(d.title) {
+				stats.Unchanged++
+				ix.report(Progress{Done: i + 1, Total: len(headers)})
+				continue
+			}
+		}
+		if err := w.put(wctx, &d); err != nil {
+			return stats, err
+		}
+		if d.metaOnly {
+			stats.Unchanged++
+		} else {
+			stats.Indexed++
+			stats.Bytes += int64(len(d.body))
+		}
+		if w.n >= ix.opts.batch || w.bytes >= 16<<20 {
+			if err := w.commit(); err != nil {
+				return stats, err
+			}
+		}
+		ix.report(Progress{Done: i + 1, Total: len(headers)})
+	}
+	if err := w.commit(); err != nil {
+		return stats, err
+	}
+	return stats, ctx.Err()
+}
+
+func (s *SyncStats) fail(err error) {
+	s.Failed++
+	if s.FirstErr == nil {
+		s.FirstErr = err
+	}
+}
+
+func (ix *Index) report(p Progress) {
+	if ix.opts.progress != nil {
+		ix.opts.progress(p)
+	}
+}
+
+// list returns every header with its title, from a TitleLister when the
+// store is one.
+func list(ctx context.Context, q sessionref.SessionQuery) ([]sessionref.SessionHeader, []sessionref.TitleResult, error) {
+	if tl, ok := q.(sessionref.TitleLister); ok {
+		h, t, err := tl.ListSessionsWithTitles(ctx)
+		if err == nil && len(t) != len(h) {
+			err = errors.New("title listing is not aligned with the headers")
+		}
+		return h, t, err
+	}
+	headers, err := q.ListSessions(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]string, len(headers))
+	for i := range headers {
+		ids[i] = headers[i].ID
+	}
+	titles, err := q.ReadTitles(ctx, ids)
+	if err == nil && len(titles) != len(ids) {
+		err = errors.New("ReadTitles returned a result count that is not the id count")
+	}
+	return headers, titles, err
+}
+
+func loadStates(ctx context.Context, db *sql.DB) (map[string]state, error) {
+	rows, err := db.QueryContext(ctx, `SELECT id, cwd, created, title, title_seq, captured_seq FROM sessions`)
+	if err != nil {
+		return nil, fmt.Errorf("discover: read index: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]state{}
+	for rows.Next() {
+		var id string
+		var st state
+		if err := rows.Scan(&id, &st.cwd, &st.created, &st.title, &st.titleSeq, &st.captured); err != nil {
+			return nil, fmt.Errorf("discover: read index: %w", err)
+		}
+		out[id] = st
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("discover: read index: %w", err)
+	}
+	return out, nil
+}
+
+func titleSeq(t *sessionref.Title) *int64 {
+	if t == nil {
+		return nil
+	}
+	return &t.EventSeq
+}
+
+func sameSeq(a sql.NullInt64, b *int64) bool {
+	if b == nil {
+		return !a.Valid
+	}
+	return a.Valid && a.Int64 == *b
+}
+
+func nullString(s *string) sql.NullString {
+	if s == nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: clean(*s), Valid: true}
+}
+
+func nullTitle(t *sessionref.Title) sql.NullString {
+	if t == nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: clean(t.Text), Valid: true}
+}
+
+func nullInt(p *int64) sql.NullInt64 {
+	if p == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: *p, Valid: true}
+}
+
+// writer writes sessions in batches, one immediate transaction each.
+type writer struct {
+	ix    *Index
+	db    *sql.DB
+	tx    *sql.Tx
+	n     int
+	bytes int
+}
+
+func (w *writer) begin(ctx context.Context) error {
+	if w.tx != nil {
+		return nil
+	}
+	tx, err := w.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("discover: write index: %w", err)
+	}
+	w.tx = tx
+	return nil
+}
+
+func (w *writer) exec(ctx context.Context, query string, args ...any) error {
+	if _, err := w.tx.ExecContext(ctx, query, args...); err != nil {
+		return fmt.Errorf("discover: write index: %w", err)
+	}
+	return nil
+}
+
+// put writes one session, replacing what the index held for its id.
+func (w *writer) put(ctx context.Context, d *doc) error {
+	if err := w.begin(ctx); err != nil {
+		return err
+	}
+	var rowid int64
+	err := w.tx.QueryRowContext(ctx, `SELECT rowid FROM sessions WHERE id = ?`, d.id).Scan(&rowid)
+	had := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("discover: write index: %w", err)
+	}
+	title := nullTitle(d.title)
+	cwd := nullString(d.cwd)
+	if d.metaOnly && had {
+		w.n++
+		return w.exec(ctx, `UPDATE sessions SET cwd = ?, created = ?, title = ? WHERE rowid = ?`, cwd, d.created, title, rowid)
+	}
+	if had {
+		for _, q := range []string{`DELETE FROM docs WHERE rowid = ?`, `DELETE FROM words WHERE rowid = ?`, `DELETE FROM tri WHERE rowid = ?`} {
+			if err := w.exec(ctx, q, rowid); err != nil {
+				return err
+			}
+		}
+		if err := w.exec(ctx, `UPDATE sessions SET cwd = ?, created = ?, title = ?, title_seq = ?, captured_seq = ? WHERE rowid = ?`,
+			cwd, d.created, title, nullInt(titleSeq(d.title)), nullInt(d.captured), rowid); err != nil {
+			return err
+		}
+	} else {
+		err := w.tx.QueryRowContext(ctx, `INSERT INTO sessions(id, cwd, created, title, title_seq, captured_seq) VALUES (?, ?, ?, ?, ?, ?) RETURNING rowid`,
+			clean(d.id), cwd, d.created, title, nullInt(titleSeq(d.title)), nullInt(d.captured)).Scan(&rowid)
+		if err != nil {
+			return fmt.Errorf("discover: write index: %w", err)
+		}
+	}
+	if err := w.exec(ctx, `INSERT INTO docs(rowid, title, body) VALUES (?, ?, ?)`, rowid, title.String, d.body); err != nil {
+		return err
+	}
+	if err := w.exec(ctx, `INSERT INTO words(rowid, title, body) VALUES (?, ?, ?)`, rowid, withGrams(title.String), withGrams(d.body)); err != nil {
+		return err
+	}
+	if t, b := gramRuns(title.String), gramRuns(d.body); t != "" || b != "" {
+		if err := w.exec(ctx, `INSERT INTO tri(rowid, title, body) VALUES (?, ?, ?)`, rowid, t, b); err != nil {
+			return err
+		}
+	}
+	w.n++
+	w.bytes += len(d.body)
+	return nil
+}
+
+// remove deletes one session from the index.
+func (w *writer) remove(ctx context.Context, id string) error {
+	if err := w.begin(ctx); err != nil {
+		return err
+	}
+	var rowid int64
+	err := w.tx.QueryRowContext(ctx, `SELECT rowid FROM sessions WHERE id = ?`, id).Scan(&rowid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("discover: write index: %w", err)
+	}
+	for _, q := range []string{`DELETE FROM docs WHERE rowid = ?`, `DELETE FROM words WHERE rowid = ?`, `DELETE FROM tri WHERE rowid = ?`, `DELETE FROM sessions WHERE rowid = ?`} {
+		if err := w.exec(ctx, q, rowid); err != nil {
+			return err
+		}
+	}
+	w.n++
+	return nil
+}
+
+func (w *writer) commit() error {
+	if w.tx == nil {
+		return nil
+	}
+	err := w.tx.Commit()
+	w.tx, w.n, w.bytes = nil, 0, 0
+	if err != nil {
+		return fmt.Errorf("discover: write index: %w", err)
+	}
+	return nil
+}
+
+func (w *writer) rollback() {
+	if w.tx != nil {
+		w.tx.Rollback()
+		w.tx = nil
+	}
+}
