@@ -115,6 +115,11 @@ func TestKeyMapByState(t *testing.T) {
 	if !k.Up.Enabled() || !k.Accept.Enabled() || !k.AcceptEnter.Enabled() || !k.Dismiss.Enabled() {
 		t.Fatal("an open picker with rows disables its keys")
 	}
+	// While a search runs Tab still does something: it waits for the
+	// first match.
+	if pending, _ := m.SetQuery("parser"); !pending.KeyMap().Accept.Enabled() {
+		t.Fatal("Accept disabled while a pick would wait for the first match")
+	}
 	// SetKeyMap rebinds; the rebinding is matched and consumed.
 	k = DefaultKeyMap()
 	k.Accept.SetKeys("ctrl+y")

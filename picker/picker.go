@@ -183,10 +183,11 @@ func (m Model) Styles() Styles { return m.styles }
 func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 
 // KeyMap returns the key bindings, enabled by the picker's state, for
-// help: a closed picker's bindings are all disabled, and Accept is
-// disabled while nothing can be picked.
+// help: a closed picker's bindings are all disabled, the moves need rows,
+// and Accept and AcceptEnter are enabled only while a row can be picked
+// or a search is running (a pick then waits for its first match).
 func (m Model) KeyMap() KeyMap {
-	return m.keys.withState(m.open, len(m.items) > 0, m.Pickable())
+	return m.keys.withState(m.open, len(m.items) > 0, m.Pickable() || m.pending)
 }
 
 // SetDisable replaces the disable rule; hosts call it when what makes a

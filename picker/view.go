@@ -91,8 +91,6 @@ func (m Model) footer() (string, lipgloss.Style, bool) {
 		return m.picking(), st.Status, true
 	case m.notice != "":
 		return warn(m.notice)
-	case m.pending && m.nudged:
-		return warn("nothing to mention yet: " + m.searching())
 	case m.pending && m.slow:
 		return m.searching(), st.Status, true
 	case m.pending:
