@@ -626,6 +626,44 @@ func TestTwoIndexesOneFile(t *testing.T) {
 	}
 }
 
+// TestSyncSeesOtherWriters checks that a Sync does not trust what it
+// remembers of the file once another Index wrote to it.
+func TestSyncSeesOtherWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.sqlite")
+	c := newCorpus(t)
+	a := openSynced(t, c, path)
+	b := openSynced(t, c, path)
+	ctx := context.Background()
+	if _, err := c.store.AppendUser(c.ids["aa"], "the quokka arrives"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.store.Delete(c.ids["ff"]); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := b.Sync(ctx); err != nil || st.Indexed != 1 || st.Removed != 1 {
+		t.Fatalf("b: %+v %v", st, err)
+	}
+	// a learns from the file that both changes are done.
+	if st, err := a.Sync(ctx); err != nil || st.Indexed != 0 || st.Removed != 0 {
+		t.Fatalf("a after b: %+v %v", st, err)
+	}
+	// Another process empties the file behind a's back: a indexes again.
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM sessions; DELETE FROM docs; DELETE FROM words; DELETE FROM tri; UPDATE meta SET v = v + 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if st, err := a.Sync(ctx); err != nil || st.Indexed != len(c.ids)-1 {
+		t.Fatalf("a after the file was emptied: %+v %v", st, err)
+	}
+	if got := found(t, a, c, sessionref.Target{}, "quokka"); !slices.Equal(got, []string{"aa"}) {
+		t.Fatalf("quokka: %v", got)
+	}
+}
+
 func TestClosed(t *testing.T) {
 	c := newCorpus(t)
 	ix := openSynced(t, c, "")

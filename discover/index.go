@@ -19,7 +19,7 @@ import (
 
 // schemaVersion is stored in the file's user_version; a file written
 // with another version is rebuilt.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // applicationID marks a SQLite file as one of this package's indexes
 // (PRAGMA application_id), so a foreign database is never rebuilt over.
@@ -34,7 +34,9 @@ type Index struct {
 	db       *sql.DB // replaced only by rebuild
 	path     string  // "" in memory
 	opts     options
-	syncMu   sync.Mutex // one Sync at a time per Index
+	syncMu   sync.Mutex       // one Sync at a time per Index; guards known
+	known    map[string]state // the file's session states as of gen knownGen
+	knownGen int64
 	notices  []Notice
 	noticeMu sync.Mutex
 	closed   atomic.Bool
@@ -281,7 +283,7 @@ func openChecked(path string) (db *sql.DB, kind NoticeKind, cause, err error) {
 	}
 	if app == applicationID {
 		// Touch every table the index uses, so a damaged schema shows now.
-		for _, t := range []string{"sessions", "docs", "tri", "words"} {
+		for _, t := range []string{"meta", "sessions", "docs", "tri", "words"} {
 			if _, err := db.ExecContext(ctx, "SELECT 1 FROM "+t+" LIMIT 1"); err != nil {
 				db.Close()
 				return nil, NoticeCorrupt, err, nil
@@ -336,6 +338,10 @@ func createSchema(ctx context.Context, db *sql.DB) error {
 			title_seq INTEGER,
 			captured_seq INTEGER
 		)`,
+		// gen counts committed write batches, so a Sync knows whether the
+		// states it keeps in memory are still those of the file.
+		`CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v INTEGER NOT NULL)`,
+		`INSERT OR IGNORE INTO meta(k, v) VALUES ('gen', 0)`,
 		// The indexed text, for snippets.
 		`CREATE TABLE IF NOT EXISTS docs(rowid INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL)`,
 		// Words of every script, and the one- and two-character grams of
@@ -438,6 +444,7 @@ func (ix *Index) rebuild(cause error) error {
 		return ErrClosed
 	}
 	ix.db.Close()
+	ix.known = nil
 	if err := removeIndexFiles(ix.path); err != nil {
 		return fmt.Errorf("discover: remove unreadable index: %w", err)
 	}

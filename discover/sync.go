@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/dshkit/mentions/sessionref"
@@ -109,10 +110,19 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 		}
 	}
 	db := ix.conn()
-	known, err := loadStates(ctx, db)
-	if err != nil {
-		return stats, err
+	var gen int64
+	if err := db.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = 'gen'`).Scan(&gen); err != nil {
+		return stats, fmt.Errorf("discover: read index: %w", err)
 	}
+	if ix.known == nil || ix.knownGen != gen {
+		ix.known = nil
+		states, err := loadStates(ctx, db)
+		if err != nil {
+			return stats, err
+		}
+		ix.known, ix.knownGen = states, gen
+	}
+	known := maps.Clone(ix.known) // the loop below reads it as it was
 	w := &writer{ix: ix, db: db}
 	// Whatever happens, commit what was done; DB work is not cancelled
 	// half-way, only between sessions.
@@ -121,7 +131,7 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 
 	present := make(map[string]bool, len(headers))
 	for i := range headers {
-		present[headers[i].ID] = true
+		present[clean(headers[i].ID)] = true
 	}
 	for id := range known {
 		if !present[id] {
@@ -150,7 +160,7 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 			}
 			title = titles[i].Title
 		}
-		st, had := known[h.ID]
+		st, had := known[clean(h.ID)]
 		same := func(captured *int64) bool {
 			return had && sameSeq(st.captured, captured) && sameSeq(st.titleSeq, titleSeq(title))
 		}
@@ -300,11 +310,12 @@ func nullInt(p *int64) sql.NullInt64 {
 
 // writer writes sessions in batches, one immediate transaction each.
 type writer struct {
-	ix    *Index
-	db    *sql.DB
-	tx    *sql.Tx
-	n     int
-	bytes int
+	ix      *Index
+	pending map[string]*state // what this batch wrote; nil: removed
+	db      *sql.DB
+	tx      *sql.Tx
+	n       int
+	bytes   int
 }
 
 func (w *writer) begin(ctx context.Context) error {
@@ -331,14 +342,16 @@ func (w *writer) put(ctx context.Context, d *doc) error {
 	if err := w.begin(ctx); err != nil {
 		return err
 	}
+	id := clean(d.id)
 	var rowid int64
-	err := w.tx.QueryRowContext(ctx, `SELECT rowid FROM sessions WHERE id = ?`, d.id).Scan(&rowid)
+	err := w.tx.QueryRowContext(ctx, `SELECT rowid FROM sessions WHERE id = ?`, id).Scan(&rowid)
 	had := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("discover: write index: %w", err)
 	}
 	title := nullTitle(d.title)
 	cwd := nullString(d.cwd)
+	w.note(id, &state{cwd: cwd, created: d.created, title: title, titleSeq: nullInt(titleSeq(d.title)), captured: nullInt(d.captured)})
 	if d.metaOnly && had {
 		w.n++
 		return w.exec(ctx, `UPDATE sessions SET cwd = ?, created = ?, title = ? WHERE rowid = ?`, cwd, d.created, title, rowid)
@@ -354,8 +367,13 @@ func (w *writer) put(ctx context.Context, d *doc) error {
 			return err
 		}
 	} else {
-		err := w.tx.QueryRowContext(ctx, `INSERT INTO sessions(id, cwd, created, title, title_seq, captured_seq) VALUES (?, ?, ?, ?, ?, ?) RETURNING rowid`,
-			clean(d.id), cwd, d.created, title, nullInt(titleSeq(d.title)), nullInt(d.captured)).Scan(&rowid)
+		// Not RETURNING: a statement that returns rows opens a savepoint,
+		// which makes FTS5 flush its pending terms for every session.
+		res, err := w.tx.ExecContext(ctx, `INSERT INTO sessions(id, cwd, created, title, title_seq, captured_seq) VALUES (?, ?, ?, ?, ?, ?)`,
+			id, cwd, d.created, title, nullInt(titleSeq(d.title)), nullInt(d.captured))
+		if err == nil {
+			rowid, err = res.LastInsertId()
+		}
 		if err != nil {
 			return fmt.Errorf("discover: write index: %w", err)
 		}
@@ -384,6 +402,7 @@ func (w *writer) remove(ctx context.Context, id string) error {
 	var rowid int64
 	err := w.tx.QueryRowContext(ctx, `SELECT rowid FROM sessions WHERE id = ?`, id).Scan(&rowid)
 	if errors.Is(err, sql.ErrNoRows) {
+		w.note(id, nil)
 		return nil
 	}
 	if err != nil {
@@ -394,6 +413,7 @@ func (w *writer) remove(ctx context.Context, id string) error {
 			return err
 		}
 	}
+	w.note(id, nil)
 	w.n++
 	return nil
 }
@@ -402,11 +422,32 @@ func (w *writer) commit() error {
 	if w.tx == nil {
 		return nil
 	}
-	err := w.tx.Commit()
+	ctx := context.Background()
+	var gen int64
+	err := w.tx.QueryRowContext(ctx, `UPDATE meta SET v = v + 1 WHERE k = 'gen' RETURNING v`).Scan(&gen)
+	if err == nil {
+		err = w.tx.Commit()
+	}
 	w.tx, w.n, w.bytes = nil, 0, 0
 	if err != nil {
+		w.ix.known = nil
 		return fmt.Errorf("discover: write index: %w", err)
 	}
+	// The batch applied to the states in memory is the file's state, unless
+	// another writer committed in between.
+	if w.ix.known != nil && gen == w.ix.knownGen+1 {
+		for id, st := range w.pending {
+			if st == nil {
+				delete(w.ix.known, id)
+			} else {
+				w.ix.known[id] = *st
+			}
+		}
+		w.ix.knownGen = gen
+	} else {
+		w.ix.known = nil
+	}
+	clear(w.pending)
 	return nil
 }
 
@@ -414,5 +455,14 @@ func (w *writer) rollback() {
 	if w.tx != nil {
 		w.tx.Rollback()
 		w.tx = nil
+		w.ix.known = nil // the batch's states are not the file's
 	}
+}
+
+// note records what the batch wrote for id (nil: removed).
+func (w *writer) note(id string, st *state) {
+	if w.pending == nil {
+		w.pending = map[string]*state{}
+	}
+	w.pending[id] = st
 }
