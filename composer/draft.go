@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -20,7 +21,7 @@ type Token struct {
 }
 
 // maxChipLabel caps how many cells a token's label takes on screen.
-const maxChipLabel = 40
+const maxChipLabel = picker.MaxLabelWidth
 
 // atom is one unit of the draft: a grapheme cluster of text, or a token.
 // The cursor sits between atoms, so a token is always one step.

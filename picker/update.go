@@ -143,6 +143,9 @@ func (m Model) pickFirst() (Model, tea.Cmd) {
 }
 
 func (m Model) pickRow(c sessionref.Candidate) (Model, tea.Cmd) {
+	if c.Label = MentionLabel(c.Label); c.Label == "" {
+		c.Label = MentionLabel(c.SessionID)
+	}
 	mention, err := sessionref.FormatMention(sessionref.Reference{SessionID: c.SessionID, Label: &c.Label})
 	if err != nil {
 		m.notice, m.nudged = "cannot mention this session: "+textutil.Inline(err.Error()), true
