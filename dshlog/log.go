@@ -253,7 +253,7 @@ func (p *parsed) decodeHalves(fd feeder, text []byte) bool {
 	if isPacked(r.typ) {
 		start = r.seq0
 	}
-	q := &parsed{path: p.path, zstd: p.zstd, line: p.line + bytes.Count(a, []byte{'\n'})}
+	q := &parsed{path: p.path, zstd: p.zstd} // its lines are numbered from 1 and shifted when joined
 	second := segment{next: start}
 	done := make(chan struct{})
 	go func() {
@@ -267,9 +267,12 @@ func (p *parsed) decodeHalves(fd feeder, text []byte) bool {
 		p.events, p.err, p.stopped, p.line = savedEvents, nil, false, savedLine
 		return false
 	}
+	for i := range second.events {
+		second.events[i].line += p.line
+	}
 	p.events.events = append(p.events.events, second.events...)
 	p.events.next, p.events.lastTime = second.next, second.lastTime
-	p.line = q.line
+	p.line += q.line
 	return true
 }
 
@@ -316,7 +319,7 @@ func msgCost(m *sessionref.Event) int64 {
 // the events are added to seg.
 func (p *parsed) decodeLines(fd feeder, text []byte, seg *segment, inTornFrame bool) {
 	if cap(seg.events) == 0 {
-		seg.events = make([]event, 0, bytes.Count(text, []byte{'\n'})*2/3+1)
+		seg.events = make([]event, 0, len(text)/512+16) // about one kept event a line of 0.5-1 KB
 	}
 	for i := 0; len(text) > 0; i++ {
 		nl := bytes.IndexByte(text, '\n')
