@@ -20,8 +20,20 @@
 // delegationDepth) are read as 0 with a warning. Every error is a
 // *[LogError] naming the file and, where there is one, the line.
 //
-// Files are never written, truncated, locked or repaired. Parsed logs are
-// cached by (device, inode, size, mtime); a log that grew is decoded from
-// the last whole line or frame read, and a file that changes during a
-// read is read again.
+// Titles are found without decoding events: a byte search for
+// "session/title" in the log (or its decompressed stream), then only
+// those lines are decoded; the result is cached per file and extended as
+// the file grows. Reading a surface decodes each record's envelope and
+// only the data the fold, the closers and the surface need.
+//
+// Files are hostile: only regular files are opened, without blocking;
+// symbolic links below the root are not followed; zstd output is counted
+// against a cap while it streams ([WithMaxLogBytes]); a context that ends
+// stops the decoding. Files are never written, truncated, locked or
+// repaired. Parsed logs are cached by file identity and version (device,
+// inode, size, mtime, ctime, mode; size and times where there is no
+// inode) within a byte budget ([WithCacheBytes]); a log that grew is
+// decoded from the last whole line or frame read when the bytes before
+// it are unchanged (otherwise in full, as a rewrite), and a file that
+// changes during a read is read again.
 package dshlog
