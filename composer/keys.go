@@ -1,6 +1,10 @@
 package composer
 
-import "charm.land/bubbles/v2/key"
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // KeyMap is the composer's key bindings; the embedded picker has its own
 // (see [Model.SetPickerKeyMap]). Field names follow bubbles' textarea.
@@ -9,7 +13,7 @@ import "charm.land/bubbles/v2/key"
 // The composer enables and disables the bindings by state, as bubbles'
 // list does: while a submit is preparing only Cancel is enabled; Submit is
 // enabled only while the picker is closed (Enter and Tab are the picker's
-// then);
+// then), and so is any binding that shares a key with the open picker's;
 // PageUp and PageDown only for a draft taller than the editor; a blurred
 // composer enables nothing. [Model.KeyMap] returns the bindings in their
 // current state, so help shows only keys that do something now. To unbind
@@ -116,5 +120,22 @@ func (m Model) withState(k KeyMap) KeyMap {
 	k.PageDown.SetEnabled(edit && tall)
 	k.Submit.SetEnabled(edit && !m.picker.IsOpen())
 	k.Cancel.SetEnabled(m.focused && m.preparing)
+	if m.picker.IsOpen() {
+		// The open picker takes its keys first: a binding of ours that
+		// shares one (Enter as newline, say) does nothing now.
+		taken := map[string]bool{}
+		for _, col := range m.picker.KeyMap().FullHelp() {
+			for _, b := range col {
+				for _, s := range b.Keys() {
+					taken[s] = true
+				}
+			}
+		}
+		for _, b := range append(k.editing(), &k.PageUp, &k.PageDown) {
+			if slices.ContainsFunc(b.Keys(), func(s string) bool { return taken[s] }) {
+				b.SetEnabled(false)
+			}
+		}
+	}
 	return k
 }

@@ -93,7 +93,7 @@ func (m chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m chat) View() tea.View {
 	sidebar := lipgloss.NewStyle().Width(sidebarWidth).Height(m.height).Foreground(muted).
-		Render("sessions\n\n• current\n\nctrl+s send\nenter newline\n@ mention")
+		Render("sessions\n\n• current\n\nctrl+s send\nenter newline\n@ mention\nctrl+c quit")
 	paneH := m.height - m.input.Height()
 	history := lipgloss.NewStyle().Width(m.width - sidebarWidth).Height(paneH).AlignVertical(lipgloss.Bottom).
 		MaxHeight(paneH).Render(strings.Join(m.sent, "\n"))

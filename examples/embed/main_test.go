@@ -82,6 +82,9 @@ func TestPopupStaysInThePane(t *testing.T) {
 	if !p.IsOpen() {
 		t.Fatal("the picker did not open")
 	}
+	if footer := m.input.View(); strings.Contains(footer, "newline") || !strings.Contains(footer, "tab") {
+		t.Fatalf("with the picker open, Enter picks, so the footer must not offer it as newline:\n%s", footer)
+	}
 	r := p.Rect()
 	if r.X < sidebarWidth || r.X+r.W > m.width || r.Y < 0 || r.Y+r.H > m.height {
 		t.Fatalf("popup %+v leaves the chat pane (x %d..%d, 0..%d)", r, sidebarWidth, m.width, m.height)
