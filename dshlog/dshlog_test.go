@@ -541,3 +541,44 @@ func linesOfSize(t *testing.T, size int) []string {
 	t.Helper()
 	return benchlog.Lines("halves", size)
 }
+
+// TestStreamedRawMatchesOnePass: a raw log read from its file in pieces,
+// as two halves at once, gives what one pass over the whole text gives;
+// a bad line whose later turn/end is pieces away still makes the log
+// corrupt, and without one the rest is a torn tail.
+func TestStreamedRawMatchesOnePass(t *testing.T) {
+	text := strings.Join(linesOfSize(t, parallelMin+parallelMin/8), "")
+	path := filepath.Join(t.TempDir(), RawName)
+	os.WriteFile(path, []byte(text), 0o644)
+	s, _ := OpenFile(path)
+	got, err := s.load(context.Background(), path)
+	if err != nil || got.err != nil {
+		t.Fatal(err, got.err)
+	}
+	one := &parsed{path: path}
+	first, rest, _ := strings.Cut(text, "\n")
+	one.header([]byte(first))
+	one.decodeLines(feeder{ctx: context.Background(), cap: 1 << 30}, []byte(rest), &one.events, false)
+	if !reflect.DeepEqual(one.events, got.events) || one.line != got.line || got.committed != int64(len(text)) {
+		t.Fatalf("streamed %d events, %d lines; one pass %d, %d", got.events.next, got.line, one.events.next, one.line)
+	}
+
+	lines := strings.SplitAfter(text, "\n")
+	bad := strings.Join(lines[:20], "") + "{garbage\n" + strings.Join(lines[20:], "")
+	os.WriteFile(path, []byte(bad), 0o644)
+	s, _ = OpenFile(path)
+	if p, _ := s.load(context.Background(), path); !errors.Is(p.err, ErrCorrupt) || p.events.next == 0 {
+		t.Fatalf("a bad line before a turn/end megabytes later: %v", p.err)
+	}
+	var noEnd []string
+	for _, l := range lines[20:] {
+		if !strings.Contains(l, `"turn/end"`) {
+			noEnd = append(noEnd, l)
+		}
+	}
+	os.WriteFile(path, []byte(strings.Join(lines[:20], "")+"{garbage\n"+strings.Join(noEnd, "")), 0o644)
+	s, _ = OpenFile(path)
+	if p, _ := s.load(context.Background(), path); p.err != nil || !p.stopped {
+		t.Fatalf("a bad line with no later turn/end: %v stopped=%v", p.err, p.stopped)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strings"
@@ -83,9 +84,10 @@ type parsed struct {
 	// stopped: a bad line ended the valid prefix; growth means a full
 	// re-read, since a later turn/end would make the log corrupt.
 	stopped bool
-	err     error // the log cannot be read (corrupt, unknown event, version)
-	line    int   // lines consumed so far (the header is line 1)
-	cost    int64 // estimated bytes held, for the cache budget
+	err     error         // the log cannot be read (corrupt, unknown event, version)
+	line    int           // lines consumed so far (the header is line 1)
+	more    func() []byte // the text after the piece being decoded, when streamed
+	cost    int64         // estimated bytes held, for the cache budget
 	jp      fastjson.Parser
 }
 
@@ -147,17 +149,15 @@ func (p *parsed) feed(fd feeder, chunk []byte, base int64) error {
 		}
 		p.setCommitted(chunk, base, int64(end))
 		p.decoded = committedUsed
-	} else {
-		i := bytes.LastIndexByte(chunk, '\n') // a final line without "\n" is not written yet
-		if err := bud.take(i + 1); err != nil {
-			return err
-		}
-		if err := p.take(fd, chunk[:i+1]); err != nil {
-			return err
-		}
-		p.setCommitted(chunk, base, int64(i+1))
-		p.decoded = bud.used
+	} else if err := p.feedRaw(fd, bytesAt{chunk, base}, base, base+int64(len(chunk))); err != nil {
+		return err
 	}
+	return p.finish(fd, tail)
+}
+
+// finish decodes a header or lines found only in a torn zstd frame, and
+// computes what a parse keeps beside its events.
+func (p *parsed) finish(fd feeder, tail []byte) error {
 	if p.line == 0 && p.err == nil {
 		if len(tail) == 0 {
 			p.setErr(logErr(p.path, 0, ErrHeader, "empty log"))
@@ -191,6 +191,173 @@ func (p *parsed) feed(fd feeder, chunk []byte, base int64) error {
 }
 
 var errFrameLines = errors.New("a frame does not end with a whole line")
+
+// bytesAt reads a byte slice that starts at file offset base.
+type bytesAt struct {
+	b    []byte
+	base int64
+}
+
+func (r bytesAt) ReadAt(p []byte, off int64) (int, error) {
+	off -= r.base
+	if off < 0 || off > int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// readRange reads [from, to) of r.
+func readRange(r io.ReaderAt, from, to int64) []byte {
+	b := make([]byte, max(to-from, 0))
+	n, _ := r.ReadAt(b, from)
+	return b[:n]
+}
+
+// feedRaw decodes the whole lines of a raw log between base and size,
+// streamed in pieces that stay in the processor's cache: the text is
+// never held whole. A final line without "\n" is not written yet.
+func (p *parsed) feedRaw(fd feeder, r io.ReaderAt, base, size int64) error {
+	if size-base > fd.cap-p.decoded {
+		return errTooLarge
+	}
+	from := base
+	if p.line == 0 {
+		line, next := firstLineAt(r, base, size)
+		if next < 0 {
+			p.committed = base // nothing whole yet; finish reports the empty log
+			return nil
+		}
+		if !p.header(line) {
+			p.committed = next
+			return nil
+		}
+		from = next
+	}
+	end := from
+	if !p.rawHalves(fd, r, from, size, &end) {
+		end = p.rawStream(fd, r, from, size, &p.events, true)
+	}
+	if err := fd.stop(); err != nil {
+		return err
+	}
+	p.committed = end
+	if end > base {
+		p.mark = readRange(r, max(base, end-markLen), end)
+	}
+	p.decoded = end
+	return nil
+}
+
+// firstLineAt reads the line starting at from; next is the offset after
+// its "\n", or -1 when there is no whole line before to.
+func firstLineAt(r io.ReaderAt, from, to int64) (line []byte, next int64) {
+	var buf []byte
+	for off := from; off < to; {
+		n := min(to-off, int64(max(4096, len(buf))))
+		piece := readRange(r, off, off+n)
+		if len(piece) == 0 {
+			break
+		}
+		if i := bytes.IndexByte(piece, '\n'); i >= 0 {
+			buf = append(buf, piece[:i]...)
+			return buf, off + int64(i) + 1
+		}
+		buf = append(buf, piece...)
+		off += int64(len(piece))
+	}
+	return nil, -1
+}
+
+// rawChunk is how much of a raw log is read at a time.
+const rawChunk = 1 << 20
+
+// rawStream decodes the whole lines of [from, to) into seg and returns
+// the offset after the last one. With more set, a bad line's check for
+// a later turn/end reads the rest of the file.
+func (p *parsed) rawStream(fd feeder, r io.ReaderAt, from, to int64, seg *segment, more bool) int64 {
+	buf := make([]byte, 0, min(rawChunk, max(to-from, 0)))
+	end, off := from, from
+	for off < to {
+		if len(buf) == cap(buf) { // a line longer than the buffer
+			buf = append(buf, make([]byte, cap(buf)+1)...)[:len(buf)]
+		}
+		n, _ := r.ReadAt(buf[len(buf):min(int64(cap(buf)), int64(len(buf))+to-off)], off)
+		if n == 0 {
+			break
+		}
+		off += int64(n)
+		buf = buf[:len(buf)+n]
+		i := bytes.LastIndexByte(buf, '\n')
+		if i < 0 {
+			continue
+		}
+		end = off - int64(len(buf)-(i+1))
+		if p.err == nil && !p.stopped {
+			if more {
+				rest := end
+				p.more = func() []byte { return readRange(r, rest, to) }
+			}
+			p.decodeLines(fd, buf[:i+1], seg, false)
+			p.more = nil
+		}
+		if p.err != nil || p.stopped || fd.stop() != nil {
+			break
+		}
+		buf = buf[:copy(buf, buf[i+1:])]
+	}
+	return end
+}
+
+// rawHalves decodes [from, to) as two halves at once, as decodeHalves
+// does, each streamed from the file; end is set when it succeeds.
+func (p *parsed) rawHalves(fd feeder, r io.ReaderAt, from, to int64, end *int64) bool {
+	if to-from < parallelMin || runtime.GOMAXPROCS(0) < 2 || p.err != nil || p.stopped {
+		return false
+	}
+	_, split := firstLineAt(r, from+(to-from)/2, to) // the line the middle falls in ends the first half
+	if split < 0 || split >= to {
+		return false
+	}
+	first, next := firstLineAt(r, split, to)
+	if next < 0 {
+		return false
+	}
+	rec, _, err := decodeRecord(&p.jp, first)
+	if err != nil {
+		return false
+	}
+	start := rec.seq
+	if isPacked(rec.typ) {
+		start = rec.seq0
+	}
+	q := &parsed{path: p.path, zstd: p.zstd} // its lines are numbered from 1 and shifted when joined
+	second := segment{next: start}
+	var qEnd int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		qEnd = q.rawStream(fd, r, split, to, &second, false)
+	}()
+	savedEvents, savedLine := p.events.clipped(), p.line
+	p.rawStream(fd, r, from, split, &p.events, false)
+	<-done
+	if p.err != nil || p.stopped || q.err != nil || q.stopped || p.events.next != start || fd.stop() != nil {
+		p.events, p.err, p.stopped, p.line = savedEvents, nil, false, savedLine
+		return false
+	}
+	for i := range second.events {
+		second.events[i].line += p.line
+	}
+	p.events.events = append(p.events.events, second.events...)
+	p.events.next, p.events.lastTime = second.next, second.lastTime
+	p.line += q.line
+	*end = qEnd
+	return true
+}
 
 func (p *parsed) setErr(err error) {
 	if p.err == nil {
@@ -350,6 +517,9 @@ func (p *parsed) decodeLines(fd feeder, text []byte, seg *segment, inTornFrame b
 			if gap {
 				check = append(line[:len(line):len(line)], '\n') // the out-of-sequence record itself counts
 				check = append(check, rest...)
+			}
+			if p.more != nil { // the rest of the file, past this piece
+				check = append(append([]byte(nil), check...), p.more()...)
 			}
 			for _, later := range splitLines(check) {
 				if typeOf(&p.jp, later) == "turn/end" {

@@ -244,17 +244,29 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 			decoded: c.p.decoded, line: c.p.line}
 		p, base = cp, c.p.committed
 	}
-	data, err := readAll(f, base, key.size)
-	if err != nil {
-		return nil, key, ioErr(path, err)
-	}
-	if changed(f, key) {
-		return nil, key, errChanged
-	}
 	if p == nil {
-		p = &parsed{path: path, zstd: strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(data, zstdMagic)}
+		p = &parsed{path: path, zstd: strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(readRange(f, 0, 4), zstdMagic)}
 	}
-	if err := p.feed(feeder{ctx: ctx, cap: s.maxLogBytes}, data, base); err != nil {
+	fd := feeder{ctx: ctx, cap: s.maxLogBytes}
+	if p.zstd {
+		var data []byte
+		if data, err = readAll(f, base, key.size); err != nil {
+			return nil, key, ioErr(path, err)
+		}
+		err = p.feed(fd, data, base)
+		if err == nil && changed(f, key) {
+			return nil, key, errChanged
+		}
+	} else { // streamed from the file, never held whole
+		err = p.feedRaw(fd, f, base, key.size)
+		if err == nil && changed(f, key) {
+			return nil, key, errChanged
+		}
+		if err == nil {
+			err = p.finish(fd, nil)
+		}
+	}
+	if err != nil {
 		if errors.Is(err, errTooLarge) {
 			return nil, key, logErr(path, 0, ErrTooLarge, "decodes to more than the cap of %d bytes", s.maxLogBytes)
 		}
