@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -661,6 +662,38 @@ func TestSyncSeesOtherWriters(t *testing.T) {
 	}
 	if got := found(t, a, c, sessionref.Target{}, "quokka"); !slices.Equal(got, []string{"aa"}) {
 		t.Fatalf("quokka: %v", got)
+	}
+}
+
+// TestSearchWhileSyncing searches an in-memory index while its first
+// Sync runs: no error, and what is done is found.
+func TestSearchWhileSyncing(t *testing.T) {
+	c := newCorpus(t)
+	for i := range 300 {
+		c.add(t, fmt.Sprintf("m%05d", i), nil, "", "a bilby story", "and more")
+	}
+	ix, err := Open("", c.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	done := make(chan error, 1)
+	go func() { _, err := ix.Sync(context.Background()); done <- err }()
+	for searching := true; searching; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			searching = false
+		default:
+			if _, err := ix.Search(context.Background(), sessionref.Target{}, "bilby", 5); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if hits, err := ix.Search(context.Background(), sessionref.Target{}, "bilby", 500); err != nil || len(hits) != 300 {
+		t.Fatalf("after Sync: %d hits, %v", len(hits), err)
 	}
 }
 

@@ -155,6 +155,10 @@ func Open(path string, q sessionref.SessionQuery, opts ...Option) (*Index, error
 	}
 	ix := &Index{q: q, opts: o}
 	if path == "" {
+		// memdb has no WAL: a search waits for the batch being written, so
+		// batches are kept short.
+		o.batch = min(o.batch, 128)
+		ix.opts = o
 		db, err := openMemory()
 		if err != nil {
 			return nil, err
