@@ -288,14 +288,15 @@ func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.Titl
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]sessionref.TitleResult, len(ids))
+	slab := make([]sessionref.Title, len(ids)) // one allocation for every copy
 	for i, id := range ids {
 		ss, ok := s.sessions[id]
 		switch {
 		case !ok:
 			out[i].Err = fmt.Errorf("%w: %q", ErrNotFound, id)
 		case ss.title != nil:
-			t := *ss.title
-			out[i].Title = &t
+			slab[i] = *ss.title
+			out[i].Title = &slab[i]
 		}
 	}
 	return out, nil

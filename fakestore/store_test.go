@@ -253,3 +253,35 @@ func BenchmarkListCandidates100k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNoMatch100k: a filtered query that matches nothing over
+// 100,000 generated sessions, so every session is read and scanned: the
+// worst keystroke. Through the store's TitleLister and through a plain
+// SessionQuery (one title lookup per session), each with the resolver
+// alone and with a Lister that keeps the folded text between keystrokes.
+func BenchmarkNoMatch100k(b *testing.B) {
+	s := New()
+	s.Seed(SeedOptions{Count: 100000, Seed: 1})
+	cwd := Cwds("")[0]
+	target := sessionref.Target{ID: "x", Cwd: &cwd}
+	for _, c := range []struct {
+		name string
+		q    sessionref.SessionQuery
+	}{{"titlelister", s}, {"plain", plainQuery{s}}} {
+		r, _ := sessionref.NewResolver(c.q, sessionref.Config{})
+		l := sessionref.NewLister(r, 0)
+		list := map[string]func(context.Context, sessionref.Target, string, int) ([]sessionref.Candidate, error){
+			"resolver": r.ListCandidates, "lister": l.ListCandidates,
+		}
+		for _, how := range []string{"resolver", "lister"} {
+			b.Run(c.name+"/"+how, func(b *testing.B) {
+				list[how](context.Background(), target, "warm", 50)
+				for b.Loop() {
+					if got, err := list[how](context.Background(), target, "zzzzq", 50); err != nil || len(got) != 0 {
+						b.Fatal(got, err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -121,14 +121,16 @@ func TestCandidateTitles(t *testing.T) {
 		t.Fatalf("%+v %v", got, err)
 	}
 
+	// The batch hangs until the caller aborts, which it does once the
+	// batch is running (not on a timer, which a slow machine can beat).
 	gotCtx := make(chan context.Context, 1)
+	ctx, cancel := context.WithCancel(context.Background())
 	m.titlesHook = func(ctx context.Context, ids []string) ([]TitleResult, error) {
 		gotCtx <- ctx
+		go cancel()
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(10*time.Millisecond, cancel)
 	_, err = r.ListCandidates(ctx, Target{ID: "t"}, "x", 5)
 	if CodeOf(err) != CodeCancelled {
 		t.Fatalf("err = %v", err)

@@ -40,7 +40,18 @@ func (r *Resolver) Config() Config { return r.cfg }
 // A store error from listing or titles is returned as it is, without a
 // code; cancellation is [CodeCancelled]; limit < 1 is
 // [CodeInvalidReference].
+//
+// Every call reads the titles of the whole corpus for a non-empty query
+// (through [TitleLister] when the store offers it) and lowers them; a
+// picker that queries once a keystroke should use a [Lister], which keeps
+// the lowered text between calls.
 func (r *Resolver) ListCandidates(ctx context.Context, t Target, query string, limit int) ([]Candidate, error) {
+	return r.listCandidates(ctx, t, query, limit, nil)
+}
+
+// listCandidates is ListCandidates, matching through l's kept haystacks
+// when l is not nil.
+func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, limit int, l *Lister) ([]Candidate, error) {
 	if limit < 1 || limit > maxSafeInteger {
 		return nil, newError(CodeInvalidReference, "candidate limit must be a positive safe integer", nil)
 	}
@@ -104,23 +115,36 @@ func (r *Resolver) ListCandidates(ctx context.Context, t Target, query string, l
 			return nil, err
 		}
 	}
+	var sc *scan
+	if l != nil && needle != "" {
+		sc = l.begin(needle)
+	}
 	out := make([]Candidate, 0, min(limit, len(order)))
+	visitedAll := true
 	for i, hi := range order {
 		h := &headers[hi]
 		label, k := h.ID, int(hi)
 		if byOrder {
 			k = i
 		}
+		var title *Title
 		if k < len(titles) && titles[k].Err == nil && titles[k].Title != nil {
-			label = titles[k].Title.Text
+			title = titles[k].Title
+			label = title.Text
 		}
-		if needle != "" && !matches(needle, h, label) {
-			continue
+		if needle != "" {
+			if sc != nil && !sc.matches(h, title, label) || sc == nil && !matches(needle, h, label) {
+				continue
+			}
 		}
 		out = append(out, Candidate{SessionID: h.ID, Label: label, Cwd: h.Cwd, CreatedAt: h.CreatedAt, Rank: ranks[hi]})
 		if len(out) == limit {
+			visitedAll = i == len(order)-1
 			break
 		}
+	}
+	if sc != nil {
+		sc.end(visitedAll)
 	}
 	return out, nil
 }

@@ -1,0 +1,141 @@
+package sessionref
+
+import (
+	"context"
+	"strings"
+	"sync"
+)
+
+// DefaultListerSessions is the number of sessions a [Lister] keeps the
+// folded text of when NewLister is given no bound.
+const DefaultListerSessions = 200_000
+
+// Lister answers candidate queries exactly as [Resolver.ListCandidates]
+// does, but keeps between queries the text each session is matched on:
+// its id, working directory and label lowered as JavaScript lowers them,
+// joined into one haystack. A picker asks once a keystroke; with a Lister
+// a filtered query over 100,000 sessions costs the store's listing and
+// title reads plus one substring scan a session, instead of lowering
+// every title again. Hosts keep one Lister per picker (or per resolver)
+// and call its ListCandidates where they would call the resolver's.
+//
+// An entry is reused only while the session's title has the same
+// EventSeq and the same text and its working directory is unchanged, so
+// a renamed session is folded again at once; comparing the text as well
+// keeps a store that leaves EventSeq at 0 right.
+//
+// The Lister keeps at most its bound of sessions (each costs about twice
+// len(id)+len(cwd)+len(title) bytes); sessions past the bound are folded
+// on the fly, as the resolver does. Entries of sessions that are gone are
+// dropped after the next query that visits every session (any query that
+// matches fewer than its limit). It is safe for concurrent use.
+type Lister struct {
+	r   *Resolver
+	max int
+
+	mu    sync.Mutex
+	gen   uint64
+	cache map[string]*folded
+}
+
+// folded is one session's haystack and what it was built from.
+type folded struct {
+	seq    int64 // title EventSeq; -1 without a title
+	label  string
+	cwd    string
+	hasCwd bool
+	hay    string // lower(id) NUL lower(cwd) NUL lower(label)
+	gen    uint64 // the last query that saw it
+}
+
+// NewLister returns a Lister over r that keeps the folded text of at most
+// maxSessions sessions ([DefaultListerSessions] when maxSessions < 1).
+func NewLister(r *Resolver, maxSessions int) *Lister {
+	if maxSessions < 1 {
+		maxSessions = DefaultListerSessions
+	}
+	return &Lister{r: r, max: maxSessions, cache: map[string]*folded{}}
+}
+
+// ListCandidates is [Resolver.ListCandidates] with the folded text kept
+// between calls; the results and errors are the same.
+func (l *Lister) ListCandidates(ctx context.Context, t Target, query string, limit int) ([]Candidate, error) {
+	return l.r.listCandidates(ctx, t, query, limit, l)
+}
+
+// Len is the number of sessions whose folded text is kept.
+func (l *Lister) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.cache)
+}
+
+// scan is a matching pass over one listing, holding the Lister's lock.
+type scan struct {
+	l       *Lister
+	needle  string
+	split   bool // the needle holds a NUL: match field by field
+	touched int
+}
+
+func (l *Lister) begin(needle string) *scan {
+	l.mu.Lock()
+	l.gen++
+	return &scan{l: l, needle: needle, split: strings.IndexByte(needle, 0) >= 0}
+}
+
+// matches reports whether the session matches, through its kept haystack.
+func (s *scan) matches(h *SessionHeader, title *Title, label string) bool {
+	if s.split {
+		return matches(s.needle, h, label)
+	}
+	seq := int64(-1)
+	if title != nil {
+		seq = title.EventSeq
+	}
+	e := s.l.cache[h.ID]
+	if e == nil || e.seq != seq || e.label != label || e.hasCwd != (h.Cwd != nil) || h.Cwd != nil && e.cwd != *h.Cwd {
+		hay := haystack(h, label)
+		if e == nil && len(s.l.cache) >= s.l.max {
+			return strings.Contains(hay, s.needle)
+		}
+		if e == nil {
+			e = &folded{}
+			s.l.cache[h.ID] = e
+		}
+		*e = folded{seq: seq, label: label, hasCwd: h.Cwd != nil, hay: hay}
+		if h.Cwd != nil {
+			e.cwd = *h.Cwd
+		}
+	}
+	if e.gen != s.l.gen {
+		e.gen = s.l.gen
+		s.touched++
+	}
+	return strings.Contains(e.hay, s.needle)
+}
+
+// end releases the lock; after a pass over every session it drops the
+// entries of sessions that were not listed.
+func (s *scan) end(visitedAll bool) {
+	l := s.l
+	if visitedAll && s.touched < len(l.cache) {
+		for id, e := range l.cache {
+			if e.gen != l.gen {
+				delete(l.cache, id)
+			}
+		}
+	}
+	l.mu.Unlock()
+}
+
+// haystack is the folded text a needle is looked for in: the three
+// fields lowered one by one (final sigma is a per-field rule) and joined
+// by NUL, which a needle without NUL cannot match across.
+func haystack(h *SessionHeader, label string) string {
+	cwd := ""
+	if h.Cwd != nil {
+		cwd = *h.Cwd
+	}
+	return lowerJS(h.ID) + "\x00" + lowerJS(cwd) + "\x00" + lowerJS(label)
+}
