@@ -4,20 +4,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
-	"golang.org/x/text/language"
+	"github.com/dshkit/mentions/sessionref"
 )
 
-// lowerJS lowers s as the core's matcher does: like JavaScript's
-// toLocaleLowerCase in the root locale, with full special casing. It
-// differs from strings.ToLower only for U+0130 (İ → i + U+0307) and a
-// final sigma (Σ → ς at a word end).
-func lowerJS(s string) string {
-	if !strings.ContainsAny(s, "\u0130\u03a3") {
-		return strings.ToLower(s)
-	}
-	return cases.Lower(language.Und).String(s)
-}
+// lowerJS is the core's lowering, which candidate matching uses.
+var lowerJS = sessionref.Lower
 
 // matchRange finds the first match of query in label the way the core
 // matches titles (the JS-lowered query inside the JS-lowered label) and

@@ -57,3 +57,8 @@ func asciiLower(c byte) byte {
 	}
 	return c
 }
+
+// Lower lowers s exactly as candidate matching does (JavaScript's
+// toLocaleLowerCase in the root locale, full special casing), so a UI
+// that highlights where a query matched agrees with what matched.
+func Lower(s string) string { return lowerJS(s) }
