@@ -285,3 +285,20 @@ func BenchmarkNoMatch100k(b *testing.B) {
 		}
 	}
 }
+
+// TestSeedSurfacesReachSnapshots: every generated surface is set up so
+// that its user turns, checkpoints and replies reach a snapshot.
+func TestSeedSurfacesReachSnapshots(t *testing.T) {
+	s := New()
+	s.Seed(SeedOptions{Count: 200, Seed: 5})
+	hs, _ := s.ListSessions(context.Background())
+	for _, h := range hs {
+		surf, err := s.ReadSurface(context.Background(), h.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sessionref.CheckSurface(surf); err != nil {
+			t.Fatalf("session %s: %v", h.ID, err)
+		}
+	}
+}

@@ -12,9 +12,32 @@
 // [SessionQuery] over its sessions and builds a [Resolver]:
 //
 //	r, err := sessionref.NewResolver(store, sessionref.Config{})
-//	cands, err := r.ListCandidates(ctx, target, "pars", 20)
+//	cands, err := sessionref.NewLister(r, 0).ListCandidates(ctx, target, "pars", 20)
 //	out, err := r.PrepareText(ctx, target, draft)
-//	// send out.Parsed.Text, then out.Context (the untrusted snapshot)
+//	// append out.Context (the untrusted snapshot), then the message
+//
+// # Which message comes first
+//
+// A host that sends a prepared draft appends the context message first
+// and the direct message after it, so the model reads the untrusted
+// snapshot and then the user's own words, which come last. This is what
+// the reference's terminal client did (it injected the context, then sent
+// the prompt) and what the composer and the demo do.
+//
+// [Resolver.RewriteMessages] is the reference's pre-step hook and keeps
+// its order instead: each citing message is followed by its context
+// message, as the reference's web client stores them (the context at seq
+// S belongs to the message at S-1). Use it only to rewrite a history the
+// way that hook does.
+//
+// # What a store must set
+//
+// A snapshot keeps a user/message only when its Source.Kind is exactly
+// "user" or it is a compaction checkpoint (Kind "plugin", Plugin
+// "compact"), and an assistant/message only when it has a text block;
+// everything else is left out, as the reference does. A store that leaves
+// Kind empty loses every user turn without an error: [CheckSurface]
+// reports such events, for a store's own tests.
 //
 // Every failure of the service is an *[Error] with a [Code]; nothing is
 // returned partially, so a caller can always keep the user's draft.

@@ -14,8 +14,9 @@ import (
 type Prepared struct {
 	// Content is a deep copy of the content that was passed in.
 	Content []Block
-	// Context is the additional-context message to insert right after the
-	// citing message; nil when there were no references.
+	// Context is the additional-context message; nil when there were no
+	// references. A host appends it before the direct message (see the
+	// package doc, "Which message comes first").
 	Context *Message
 }
 

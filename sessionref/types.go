@@ -11,6 +11,20 @@ import (
 // SessionQuery is what a host provides over its session storage. The
 // resolver only reads through it; implementations must be safe for
 // concurrent use.
+//
+// For its events to reach a snapshot a store must set, on each event of a
+// surface: Type "user/message" with Source.Kind exactly "user" for what a
+// person typed (an empty or other Kind is left out, as the reference
+// leaves out plugins and instructions), Source.Kind "plugin" with Plugin
+// "compact" for a compaction checkpoint (always kept), and Type
+// "assistant/message" with the reply in "text" blocks (reasoning blocks
+// are not kept). [CheckSurface] finds the common mistakes.
+//
+// Seqs are optional. A store without them leaves Event.Seq nil,
+// Surface.CapturedThroughSeq nil (the snapshot then says null) and
+// Title.EventSeq 0; nothing in this package orders by them, and a
+// [Lister] compares a title's text as well as its EventSeq, so a title
+// that changes with EventSeq 0 is still seen.
 type SessionQuery interface {
 	// ListSessions returns every session's header, newest first.
 	ListSessions(ctx context.Context) ([]SessionHeader, error)
@@ -55,7 +69,9 @@ type TitleResult struct {
 type Title struct {
 	// Text is the title, verbatim.
 	Text string `json:"title"`
-	// EventSeq is the seq of the title event.
+	// EventSeq is the seq of the title event in the session's log; 0 for
+	// a store without seqs. It tells a renamed session apart: a store
+	// that has seqs gives every new title a new EventSeq.
 	EventSeq int64 `json:"eventSeq"`
 	// UpdatedAt is the event's time in Unix milliseconds.
 	UpdatedAt int64 `json:"updatedAt"`
@@ -115,7 +131,8 @@ type Surface struct {
 	// Session is the session's header.
 	Session SessionHeader `json:"session"`
 	// CapturedThroughSeq is the seq of the last event of any type in the
-	// log the snapshot was taken from; nil for an empty log.
+	// log the snapshot was taken from; nil for an empty log, and nil for
+	// a store without seqs (the snapshot and its record then say null).
 	CapturedThroughSeq *int64 `json:"capturedThroughSeq"`
 	// Events is the current surface, in surface order (not seq order).
 	Events []Event `json:"events"`
