@@ -246,7 +246,11 @@ func (p *parsed) feedRaw(fd feeder, r io.ReaderAt, base, size int64) error {
 	}
 	p.committed = end
 	if end > base {
-		p.mark = readRange(r, max(base, end-markLen), end)
+		lo := max(0, end-markLen) // a file can be read before base, a slice cannot
+		if _, inMemory := r.(bytesAt); inMemory {
+			lo = max(lo, base)
+		}
+		p.mark = readRange(r, lo, end)
 	}
 	p.decoded = end
 	return nil
