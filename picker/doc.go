@@ -32,6 +32,23 @@
 // answered the current query waits, visibly, and picks the first match
 // of that answer; it never picks a row of an older answer.
 //
+// # Found in messages
+//
+// With [WithHitSource] the popup has a second section, headed "in
+// messages", under the candidates: sessions a full-text search (the
+// module's discover package, for one) found by what was said in them,
+// each a row and a line of its matching text with the matched terms
+// underlined. The search runs in its own tea.Cmd, tagged and cancelled
+// like the candidates' fetch: a newer query cancels it and a stale
+// answer ([HitsMsg]) is never applied. An empty or blank query searches
+// nothing. A session the candidates already list is left out of the hits,
+// so each session shows once. One cursor moves through both sections;
+// entries are numbered candidates first, then hits (see [Model.RowAt]),
+// and a hit is picked into the same mention as a candidate. The section
+// adds up to five lines (its heading and two hits) to the popup's height;
+// more scroll. A pick asked for before the answers came, when no title
+// matches, waits for the hits and picks the first.
+//
 // Keys (see [DefaultKeyMap]): ↑/↓ and ctrl+p/ctrl+n move and wrap,
 // pgup/pgdn and home/end jump, Tab or Enter picks, Esc closes. Mouse:
 // the wheel scrolls, motion highlights, a click picks. The [KeyMap]

@@ -1,6 +1,7 @@
 package picker_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -124,4 +125,48 @@ func feed(p picker.Model, cmd tea.Cmd) picker.Model {
 		p, _ = p.Update(msg)
 	}
 	return p
+}
+
+// A second source adds the sessions found by what was said in them,
+// under the candidates; a hit is picked like any candidate.
+func ExampleWithHitSource() {
+	found := sessionref.Candidate{SessionID: "gamma", Label: "Backoff tuning"}
+	hits := func(ctx context.Context, q string) ([]picker.Hit, error) {
+		return []picker.Hit{{Candidate: found, Snippet: "we fixed the retry bug", Match: [][2]int{{13, 18}}}}, nil
+	}
+	p := picker.New(picker.SourceFunc(func(context.Context, string) ([]sessionref.Candidate, error) { return nil, nil }),
+		picker.WithHitSource(hits), picker.WithStyles(picker.PlainStyles()))
+	p.SetScreenSize(40, 10)
+	p.SetAnchor(0, 9)
+	p, cmd := p.Open("retry")
+	for _, msg := range run(cmd) {
+		p, _ = p.Update(msg)
+	}
+	for _, l := range strings.Split(ansi.Strip(p.View()), "\n")[1:4] {
+		fmt.Println(strings.Join(strings.Fields(strings.Trim(l, "│")), " "))
+	}
+	p, _ = p.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, picked, _ := p.TakePick()
+	fmt.Println(picked.Mention)
+	// Output:
+	// in messages
+	// › Backoff tuning gamma —
+	// we fixed the retry bug
+	// @[Backoff tuning](dsh-session:ImdhbW1hIg)
+}
+
+// run runs a Cmd and returns its messages, batches expanded.
+func run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, run(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
 }

@@ -1,11 +1,13 @@
 package picker
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
@@ -62,6 +64,45 @@ func FuzzRowsFit(f *testing.F) {
 		if v == "" {
 			return
 		}
+		lines := strings.Split(v, "\n")
+		if len(lines) != r.H {
+			t.Fatalf("%d lines for rect %+v", len(lines), r)
+		}
+		for _, l := range lines {
+			if textutil.Width(l) != r.W {
+				t.Fatalf("a line of %d cells in a popup of %d:\n%s", textutil.Width(l), r.W, ansi.Strip(v))
+			}
+			for _, c := range ansi.Strip(l) {
+				if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
+					t.Fatalf("control %U in the view: %q", c, l)
+				}
+			}
+		}
+	})
+}
+
+// FuzzHitsFit: whatever a hit's snippet and match ranges, every line of
+// the two-section popup is exactly its width and no control byte of the
+// snippet reaches the view.
+func FuzzHitsFit(f *testing.F) {
+	f.Add("we fixed the retry bug", 13, 18, 40)
+	f.Add("\x1b]0;pwned\x07 重试 🎉\u202e e\u0301", 2, 9, 13)
+	f.Add("x", -5, 100, 1)
+	f.Fuzz(func(t *testing.T, snippet string, a, z, w int) {
+		w = 1 + (w%240+240)%240
+		hit := Hit{Candidate: sessionref.Candidate{SessionID: "h", Label: snippet}, Snippet: snippet, Match: [][2]int{{a, z}, {z, z + 3}}}
+		m := newTestPicker(&fakeSource{items: corpus[:1]}, WithHitSource(func(context.Context, string) ([]Hit, error) { return nil, nil }))
+		m.SetScreenSize(w, 12)
+		m.SetAnchor(0, 11)
+		m, _ = m.Open("q")
+		m, _ = m.Update(NewFetchedMsg(m, "q", corpus[:1], nil))
+		m, _ = m.Update(NewHitsMsg(m, "q", []Hit{hit, hit}, nil))
+		m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+		v := m.View()
+		if v == "" {
+			return
+		}
+		r := m.Rect()
 		lines := strings.Split(v, "\n")
 		if len(lines) != r.H {
 			t.Fatalf("%d lines for rect %+v", len(lines), r)

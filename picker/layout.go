@@ -52,8 +52,8 @@ func (m Model) layout() geometry {
 	switch {
 	case statusOnly:
 		want = 1
-	case len(m.items) > 0:
-		want = min(len(m.items), m.maxRows)
+	case m.totalLines() > 0:
+		want = min(m.totalLines(), m.maxLines())
 		if hasFooter {
 			want++
 		}
@@ -122,23 +122,30 @@ func (m Model) Layer() *lipgloss.Layer {
 	return lipgloss.NewLayer(m.view(g)).X(g.rect.X).Y(g.rect.Y).Z(1).ID("picker")
 }
 
-// visibleRows is how many candidate rows fit at once.
+// visibleRows is how many lines of entries fit at once.
 func (m Model) visibleRows() int {
 	if g := m.layout(); g.rows > 0 {
 		return g.rows
 	}
-	return min(m.maxRows, max(len(m.items), 1))
+	return min(m.maxLines(), max(m.totalLines(), 1))
 }
 
-// RowAt maps a screen cell to the index of the candidate drawn there.
+// RowAt maps a screen cell to the index of the entry drawn there: a
+// candidate's row, or a hit's row or snippet (hits follow the candidates,
+// so a hit's index is len(Items()) plus its index in Hits()). The hits
+// section's heading is no entry.
 func (m Model) RowAt(x, y int) (int, bool) {
 	g := m.layout()
 	if g.rows == 0 || x < g.left || x >= g.left+g.innerW || y < g.top || y >= g.top+g.rows {
 		return 0, false
 	}
-	row := m.offset + y - g.top
-	if row >= len(m.items) {
+	line := m.offset + y - g.top
+	if line >= m.totalLines() {
 		return 0, false
 	}
-	return row, true
+	e, kind := m.atLine(line)
+	if kind == lineHeading {
+		return 0, false
+	}
+	return e, true
 }

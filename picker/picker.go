@@ -114,6 +114,16 @@ type Model struct {
 	cache     map[string][]sessionref.Candidate
 	cacheKeys []string
 
+	// The "in messages" section: hitsAll is the hit source's answer to
+	// hitsQuery, hits the part of it shown (sessions not among items).
+	hitSource   HitSource
+	hitsAll     []Hit
+	hits        []Hit
+	hitsQuery   string
+	hitErr      error
+	hitsPending bool
+	hitCancel   context.CancelFunc
+
 	screenW, screenH int
 	bounds           Rect
 	anchorX          int
@@ -187,7 +197,7 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
 func (m Model) KeyMap() KeyMap {
-	return m.keys.withState(m.open, len(m.items) > 0, m.Pickable() || m.pending)
+	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.pending || m.hitsPending)
 }
 
 // SetDisable replaces the disable rule; hosts call it when what makes a
@@ -218,13 +228,13 @@ func (m Model) Cursor() int { return m.cursor }
 // picked token holds further keys while this is true.
 func (m Model) Accepting() bool { return m.open && m.acceptOnArrival }
 
-// Highlighted returns the highlighted candidate, when there is one that
-// answers the current query and can be picked.
+// Highlighted returns the highlighted candidate or hit, when there is
+// one that answers the current query and can be picked.
 func (m Model) Highlighted() (sessionref.Candidate, bool) {
-	if !m.open || !m.Fresh() || m.cursor < 0 || m.cursor >= len(m.items) {
+	if !m.open || m.cursor < 0 || m.cursor >= m.entries() || !m.entryFresh(m.cursor) {
 		return sessionref.Candidate{}, false
 	}
-	c := m.items[m.cursor]
+	c := m.entry(m.cursor)
 	if _, off := m.disabled(c); off {
 		return sessionref.Candidate{}, false
 	}
@@ -277,6 +287,7 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.cache = nil
 	m.cacheKeys = nil
 	m.items, m.itemsQuery, m.err = nil, "", nil
+	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
 	m.cursor, m.offset = 0, 0
 	return m.runQuery(query)
 }
@@ -287,7 +298,8 @@ func (m Model) Close() Model {
 	m.acceptOnArrival = false
 	m.notice, m.nudged = "", false
 	m.stopFetch()
-	m.pending, m.slow = false, false
+	m.stopHits()
+	m.pending, m.slow, m.hitsPending = false, false, false
 	return m
 }
 
@@ -307,10 +319,11 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.notice, m.nudged = "", false
 	m.stopFetch()
 	m.seq++
+	hits := m.startHits()
 	if cands, ok := m.cache[query]; ok {
 		m.pending, m.slow = false, false
 		m.setItems(query, cands, nil)
-		return m, nil
+		return m, hits
 	}
 	m.pending, m.slow = true, false
 	ctx, cancel := context.WithCancel(context.Background())
@@ -318,7 +331,7 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	fetch := fetchCmd(m.source, ctx, m.id, m.seq, query)
 	id, seq := m.id, m.seq
 	slow := tea.Tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
-	return m, tea.Batch(fetch, slow)
+	return m, tea.Batch(fetch, slow, hits)
 }
 
 func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, query string) tea.Cmd {
@@ -337,6 +350,7 @@ func (m *Model) stopFetch() {
 
 func (m *Model) setItems(query string, cands []sessionref.Candidate, err error) {
 	m.items, m.itemsQuery, m.err = cands, query, err
+	m.filterHits()
 	m.cursor, m.offset = 0, 0
 	m.skipDisabled(1)
 }

@@ -33,6 +33,7 @@ const (
 	partBadge
 	partDisabled
 	partStale
+	partSnippet
 	numParts
 )
 
@@ -45,6 +46,7 @@ func (st Styles) over(base lipgloss.Style) rowStyles {
 	for p, s := range [numParts]lipgloss.Style{
 		partPlain: lipgloss.NewStyle(), partMarker: st.Marker, partLabel: st.Label, partMatch: st.Match,
 		partMeta: st.Meta, partBadge: st.Badge, partDisabled: st.Disabled, partStale: st.Stale,
+		partSnippet: st.Snippet,
 	} {
 		rs[p] = s.Inherit(base)
 	}
@@ -81,8 +83,10 @@ const (
 // working directory drops first, then the rank badge, then the age.
 func (m Model) chooseColumns(g geometry) columns {
 	c := columns{badge: true, cwd: true, age: true, idW: 1}
-	for i := m.offset; i < min(len(m.items), m.offset+g.rows); i++ {
-		c.idW = max(c.idW, textutil.Width(textutil.ShortID(m.items[i].SessionID)))
+	for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
+		if e, kind := m.atLine(l); kind == lineRow {
+			c.idW = max(c.idW, textutil.Width(textutil.ShortID(m.entry(e).SessionID)))
+		}
 	}
 	c.idW = min(c.idW, textutil.ShortIDWidth)
 	need := func() int {
@@ -188,8 +192,12 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 		put(gap)
 		put(fitSegs([]seg{{Age(now, c.CreatedAt), meta}}, ageW)...)
 	}
-	segs = fitSegs(segs, innerW) // exact, whatever the columns came to
-	// Neighbours of one part are drawn together: fewer style runs.
+	return paint(fitSegs(segs, innerW), rs, innerW) // exact, whatever the columns came to
+}
+
+// paint draws segments in the styles of rs; neighbours of one part are
+// drawn together, for fewer style runs.
+func paint(segs []seg, rs *rowStyles, innerW int) string {
 	var b strings.Builder
 	b.Grow(innerW * 4)
 	for i := 0; i < len(segs); {

@@ -28,6 +28,11 @@ type Styles struct {
 	Status      lipgloss.Style
 	Error       lipgloss.Style
 	Stale       lipgloss.Style
+	// Section is the heading of the hits section ("in messages").
+	Section lipgloss.Style
+	// Snippet is a hit's line of matching text; its matched terms are
+	// drawn in Match over it.
+	Snippet lipgloss.Style
 }
 
 // DefaultStyles returns styles for a dark or light terminal background,
@@ -53,6 +58,8 @@ func stylesFrom(p theme.Palette) Styles {
 		Status:      b.Foreground(p.Dim).Italic(true),
 		Error:       b.Foreground(p.Error),
 		Stale:       b.Foreground(p.Dim),
+		Section:     b.Foreground(p.Accent).Bold(true),
+		Snippet:     b.Foreground(p.Dim),
 	}
 	if p.Transparent {
 		// Without colour, attributes carry the meaning.

@@ -60,6 +60,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if m.acceptOnArrival {
 			return m.pickFirst()
 		}
+	case HitsMsg:
+		return m.applyHits(msg)
 	case slowMsg:
 		if msg.picker == m.id && msg.seq == m.seq && m.pending {
 			m.slow = true
@@ -99,7 +101,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.skipDisabled(1)
 		m.scrollToCursor()
 	case bound(msg, k.End):
-		m.cursor = len(m.items) - 1
+		m.cursor = m.entries() - 1
 		m.skipDisabled(-1)
 		m.scrollToCursor()
 	default:
@@ -122,7 +124,7 @@ func (m Model) accept() (Model, tea.Cmd) {
 		return m.pickRow(c)
 	}
 	m.notice = ""
-	if m.pending {
+	if m.pending || m.hitsPending {
 		m.acceptOnArrival = true
 		m.slow = true // show the popup now: the user asked for something
 		return m, nil
@@ -132,12 +134,18 @@ func (m Model) accept() (Model, tea.Cmd) {
 }
 
 // pickFirst finishes a pick asked for before the answer came: the first
-// enabled row of the answer, or, with none, a warning that says why.
+// enabled row of the answer, or, with none, a warning that says why. When
+// the candidates have none but the hits are still being searched, it
+// waits for them.
 func (m Model) pickFirst() (Model, tea.Cmd) {
-	m.acceptOnArrival = false
 	if c, ok := m.Highlighted(); ok {
+		m.acceptOnArrival = false
 		return m.pickRow(c)
 	}
+	if m.hitsPending {
+		return m, nil
+	}
+	m.acceptOnArrival = false
 	m.nudged = true
 	return m, nil
 }
@@ -160,7 +168,7 @@ func (m Model) pickRow(c sessionref.Candidate) (Model, tea.Cmd) {
 // move moves the cursor by delta rows, wrapping at the ends when wrap is
 // set and clamping otherwise, and skips disabled rows.
 func (m *Model) move(delta int, wrap bool) {
-	n := len(m.items)
+	n := m.entries()
 	if n == 0 {
 		return
 	}
@@ -182,10 +190,10 @@ func (m *Model) move(delta int, wrap bool) {
 // skipDisabled moves the cursor in dir to the nearest pickable row, if
 // any; with none, it stays where it is.
 func (m *Model) skipDisabled(dir int) {
-	n := len(m.items)
+	n := m.entries()
 	for i := 0; i < n; i++ {
 		c := ((m.cursor+dir*i)%n + n) % n
-		if _, off := m.disabled(m.items[c]); !off {
+		if _, off := m.disabled(m.entry(c)); !off {
 			m.cursor = c
 			m.scrollToCursor()
 			return
@@ -193,15 +201,21 @@ func (m *Model) skipDisabled(dir int) {
 	}
 }
 
+// scrollToCursor moves the window of lines so the cursor's entry shows
+// whole (with the section heading above the first hit, when it fits).
 func (m *Model) scrollToCursor() {
 	rows := m.visibleRows()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
+	first, h := m.lineOf(m.cursor)
+	if m.cursor == len(m.items) && m.isHit(m.cursor) && h+1 <= rows {
+		first, h = first-1, h+1 // the heading goes with the first hit
 	}
-	if m.cursor >= m.offset+rows {
-		m.offset = m.cursor - rows + 1
+	if first < m.offset {
+		m.offset = first
 	}
-	m.offset = min(max(m.offset, 0), max(len(m.items)-rows, 0))
+	if first+h > m.offset+rows {
+		m.offset = first + h - rows
+	}
+	m.offset = min(max(m.offset, 0), max(m.totalLines()-rows, 0))
 }
 
 func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
@@ -220,7 +234,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		}
 	case tea.MouseMotionMsg:
 		if row, ok := m.RowAt(mouse.X, mouse.Y); ok {
-			if _, off := m.disabled(m.items[row]); !off {
+			if _, off := m.disabled(m.entry(row)); !off {
 				m.cursor = row
 			}
 		}
@@ -236,13 +250,13 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		if !ok {
 			return m, nil
 		}
-		if _, off := m.disabled(m.items[row]); off {
+		if _, off := m.disabled(m.entry(row)); off {
 			return m, nil
 		}
-		if !m.Fresh() {
+		if !m.entryFresh(row) {
 			// A row of a list that answers an older query: the user
 			// saw it and chose it, so it is that row that is picked.
-			return m.pickRow(m.items[row])
+			return m.pickRow(m.entry(row))
 		}
 		m.cursor = row
 		return m.accept()
@@ -250,22 +264,30 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// scroll moves the window of visible rows, keeping the cursor inside it.
+// scroll moves the window of visible lines, keeping the cursor on an
+// entry whose row is inside it.
 func (m *Model) scroll(delta int) {
 	rows := m.visibleRows()
-	m.offset = min(max(m.offset+delta, 0), max(len(m.items)-rows, 0))
-	if m.cursor < m.offset {
-		m.cursor = m.offset
+	m.offset = min(max(m.offset+delta, 0), max(m.totalLines()-rows, 0))
+	// The entries whose row is in the window: lo..hi.
+	lo, hi := -1, -1
+	for l := m.offset; l < min(m.offset+rows, m.totalLines()); l++ {
+		if e, kind := m.atLine(l); kind == lineRow {
+			if lo < 0 {
+				lo = e
+			}
+			hi = e
+		}
 	}
-	if m.cursor >= m.offset+rows {
-		m.cursor = m.offset + rows - 1
+	if lo < 0 {
+		return // only a snippet or the heading shows: leave the cursor
 	}
+	m.cursor = min(max(m.cursor, lo), hi)
 	// The cursor rests on an enabled row of the window when there is one.
-	end := min(m.offset+rows, len(m.items))
-	for d := 0; d < rows; d++ {
+	for d := 0; d <= hi-lo; d++ {
 		for _, i := range []int{m.cursor - d, m.cursor + d} {
-			if i >= m.offset && i < end {
-				if _, off := m.disabled(m.items[i]); !off {
+			if i >= lo && i <= hi {
+				if _, off := m.disabled(m.entry(i)); !off {
 					m.cursor = i
 					return
 				}

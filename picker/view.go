@@ -32,10 +32,20 @@ func (m Model) view(g geometry) string {
 	} else {
 		cols := m.chooseColumns(g)
 		now := m.now()
-		stale := !m.Fresh()
 		plain, hi := st.over(st.Row), st.over(st.Highlighted)
-		for i := m.offset; i < min(len(m.items), m.offset+g.rows); i++ {
-			lines = append(lines, m.renderRow(m.items[i], i == m.cursor && !stale, stale, cols, g.innerW, now, &plain, &hi))
+		for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
+			e, kind := m.atLine(l)
+			if kind == lineHeading {
+				lines = append(lines, m.heading(g.innerW))
+				continue
+			}
+			stale := !m.entryFresh(e)
+			highlighted := e == m.cursor && !stale
+			if kind == lineSnippet {
+				lines = append(lines, m.renderSnippet(m.hits[e-len(m.items)], highlighted, stale, g.innerW, &plain, &hi))
+				continue
+			}
+			lines = append(lines, m.renderRow(m.entry(e), highlighted, stale, cols, g.innerW, now, &plain, &hi))
 		}
 		if g.footer {
 			text, style, _ := m.footer()
@@ -61,18 +71,26 @@ func (m Model) textLine(text string, style lipgloss.Style, w int) string {
 // statusLine is the line shown instead of rows, when there are none to
 // show: the search is slow, the source failed, or nothing matches.
 func (m Model) statusLine() (string, bool) {
+	n := m.entries()
 	switch {
-	case m.pending && len(m.items) == 0 && m.acceptOnArrival:
+	case m.pending && n == 0 && m.acceptOnArrival:
 		return m.picking(), true
-	case m.pending && len(m.items) == 0:
+	case m.pending && n == 0:
 		return m.searching(), m.slow
 	case m.pending:
 		return "", false
 	case m.err != nil:
 		return "couldn't list sessions: " + textutil.Inline(m.err.Error()), true
-	case len(m.items) == 0:
+	case n == 0 && m.hitsPending && m.acceptOnArrival:
+		return m.picking(), true
+	case n == 0 && m.hitsPending:
+		return "no title matches · searching messages for “" + textutil.Inline(m.query) + "”…", true
+	case n == 0:
 		if m.query == "" {
 			return "no other sessions yet", true
+		}
+		if m.hitErr != nil {
+			return "no sessions match “" + textutil.Inline(m.query) + "”; couldn't search messages: " + textutil.Inline(m.hitErr.Error()), true
 		}
 		return "no sessions match “" + textutil.Inline(m.query) + "”", true
 	}
@@ -85,7 +103,7 @@ func (m Model) footer() (string, lipgloss.Style, bool) {
 	st := m.styles
 	warn := func(s string) (string, lipgloss.Style, bool) { return "⚠ " + s, st.Error, true }
 	switch {
-	case len(m.items) == 0:
+	case m.entries() == 0:
 		return "", st.Status, false
 	case m.acceptOnArrival:
 		return m.picking(), st.Status, true
@@ -124,8 +142,8 @@ func (m Model) why() string {
 		return s
 	}
 	var reasons []string
-	for _, c := range m.items {
-		r, off := m.disabled(c)
+	for i := range m.entries() {
+		r, off := m.disabled(m.entry(i))
 		if !off {
 			continue
 		}

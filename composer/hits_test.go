@@ -1,0 +1,62 @@
+package composer
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshkit/mentions/picker"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// stepAll is step that also hands the picker its hit searches' answers.
+func stepAll(m Model, msg tea.Msg) Model {
+	var cmd tea.Cmd
+	m, cmd = m.Update(msg)
+	for _, next := range run(cmd) {
+		switch next.(type) {
+		case picker.FetchedMsg, picker.HitsMsg, picker.PickedMsg, picker.DismissedMsg:
+			m = stepAll(m, next)
+		}
+	}
+	return m
+}
+
+// A session found only by what was said in it is picked from the
+// picker's "in messages" section into the same token as any pick.
+func TestPickFromHitsInsertsToken(t *testing.T) {
+	e := newEnv(t)
+	cwd := "/home/dev/src/mentions"
+	found := sessionref.Candidate{SessionID: "s-cafe", Label: "Café menu", Cwd: &cwd, CreatedAt: testNow.UnixMilli()}
+	var asked []string
+	hits := func(ctx context.Context, q string) ([]picker.Hit, error) {
+		asked = append(asked, q)
+		if !strings.HasPrefix("capacitor", q) {
+			return nil, nil
+		}
+		return []picker.Hit{{Candidate: found, Snippet: "the flux capacitor hums", Match: [][2]int{{9, 9 + len(q)}}}}, nil
+	}
+	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20), picker.WithHitSource(hits),
+		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithSlowAfter(time.Millisecond))
+	m := New(p, ResolverPreparer(e.resolver, e.target))
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.SetWidth(80)
+	m.SetOrigin(0, 20)
+	m.Focus()
+	for _, r := range "see @capacitor" {
+		m = stepAll(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if got := m.Picker().Hits(); len(m.Picker().Items()) != 0 || len(got) != 1 || got[0].SessionID != "s-cafe" {
+		t.Fatalf("items %d, hits %+v (asked %q)", len(m.Picker().Items()), got, asked)
+	}
+	if v := m.Picker().View(); !strings.Contains(v, "in messages") || !strings.Contains(v, "flux") {
+		t.Fatalf("no hits section:\n%s", v)
+	}
+	m = stepAll(m, enter)
+	if want := "see " + mention(t, "s-cafe", "Café menu") + " "; m.Value() != want || m.Picker().IsOpen() {
+		t.Fatalf("value %q, want %q (picker open %v)", m.Value(), want, m.Picker().IsOpen())
+	}
+}
