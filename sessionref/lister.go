@@ -36,10 +36,15 @@ type Lister struct {
 	mu    sync.Mutex
 	gen   uint64
 	cache map[string]*folded
+	// slots is the entry at each position of the last listing: a store
+	// that lists the same sessions in the same order again is matched
+	// without hashing an id.
+	slots []*folded
 }
 
 // folded is one session's haystack and what it was built from.
 type folded struct {
+	id     string
 	seq    int64 // title EventSeq; -1 without a title
 	label  string
 	cwd    string
@@ -78,14 +83,18 @@ type scan struct {
 	touched int
 }
 
-func (l *Lister) begin(needle string) *scan {
+func (l *Lister) begin(needle string, n int) *scan {
 	l.mu.Lock()
 	l.gen++
+	if len(l.slots) != n {
+		l.slots = make([]*folded, n)
+	}
 	return &scan{l: l, needle: needle, split: strings.IndexByte(needle, 0) >= 0}
 }
 
-// matches reports whether the session matches, through its kept haystack.
-func (s *scan) matches(h *SessionHeader, title *Title, label string) bool {
+// matches reports whether the session at position pos of the listing
+// matches, through its kept haystack.
+func (s *scan) matches(pos int, h *SessionHeader, title *Title, label string) bool {
 	if s.split {
 		return matches(s.needle, h, label)
 	}
@@ -93,7 +102,12 @@ func (s *scan) matches(h *SessionHeader, title *Title, label string) bool {
 	if title != nil {
 		seq = title.EventSeq
 	}
-	e := s.l.cache[h.ID]
+	var e *folded
+	if pos < len(s.l.slots) && s.l.slots[pos] != nil && s.l.slots[pos].id == h.ID {
+		e = s.l.slots[pos]
+	} else {
+		e = s.l.cache[h.ID]
+	}
 	if e == nil || e.seq != seq || e.label != label || e.hasCwd != (h.Cwd != nil) || h.Cwd != nil && e.cwd != *h.Cwd {
 		hay := haystack(h, label)
 		if e == nil && len(s.l.cache) >= s.l.max {
@@ -103,7 +117,7 @@ func (s *scan) matches(h *SessionHeader, title *Title, label string) bool {
 			e = &folded{}
 			s.l.cache[h.ID] = e
 		}
-		*e = folded{seq: seq, label: label, hasCwd: h.Cwd != nil, hay: hay}
+		*e = folded{id: h.ID, seq: seq, label: label, hasCwd: h.Cwd != nil, hay: hay}
 		if h.Cwd != nil {
 			e.cwd = *h.Cwd
 		}
@@ -111,6 +125,9 @@ func (s *scan) matches(h *SessionHeader, title *Title, label string) bool {
 	if e.gen != s.l.gen {
 		e.gen = s.l.gen
 		s.touched++
+	}
+	if pos < len(s.l.slots) {
+		s.l.slots[pos] = e
 	}
 	return strings.Contains(e.hay, s.needle)
 }
@@ -123,6 +140,11 @@ func (s *scan) end(visitedAll bool) {
 		for id, e := range l.cache {
 			if e.gen != l.gen {
 				delete(l.cache, id)
+			}
+		}
+		for i, e := range l.slots {
+			if e != nil && e.gen != l.gen {
+				l.slots[i] = nil
 			}
 		}
 	}

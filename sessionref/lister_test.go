@@ -57,6 +57,10 @@ func TestListerMatchesResolver(t *testing.T) {
 	m.headers[12].Cwd = ptr("/elsewhere/zzzz")
 	m.headers = append(m.headers[:20], m.headers[21:]...)
 	check("after changes")
+	// The same sessions listed in another order.
+	m.headers[30], m.headers[31] = m.headers[31], m.headers[30]
+	m.headers[40].Cwd = nil
+	check("after a reorder")
 	if got, _ := l.ListCandidates(ctx, target, "zzzz", 10); len(got) != 2 {
 		t.Fatalf("renamed and moved sessions not found: %+v", got)
 	}

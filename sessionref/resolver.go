@@ -117,7 +117,7 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 	}
 	var sc *scan
 	if l != nil && needle != "" {
-		sc = l.begin(needle)
+		sc = l.begin(needle, len(order))
 	}
 	out := make([]Candidate, 0, min(limit, len(order)))
 	visitedAll := true
@@ -133,7 +133,7 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 			label = title.Text
 		}
 		if needle != "" {
-			if sc != nil && !sc.matches(h, title, label) || sc == nil && !matches(needle, h, label) {
+			if sc != nil && !sc.matches(i, h, title, label) || sc == nil && !matches(needle, h, label) {
 				continue
 			}
 		}
