@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +100,47 @@ func TestRunHelp(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"--help"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "-budget") || errOut.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+// TestRunBadSessionsRoot: a sessions root that cannot be used is refused
+// like a bad flag: one line naming the flag and what is wrong in plain
+// words, the usage hint, exit 1.
+func TestRunBadSessionsRoot(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "passwd")
+	if err := os.WriteFile(file, []byte("root:x:0:0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "nonexist")
+	t.Setenv("DSH_HOME", filepath.Join(dir, "nohome"))
+	for _, tc := range []struct {
+		args []string
+		want []string // parts of the first line
+		not  []string // what it must not say
+	}{
+		{[]string{"--sessions", missing}, []string{"--sessions: ", missing + " does not exist", layout}, []string{"session not found"}},
+		{[]string{"--sessions", file}, []string{"--sessions: ", file + " is not a directory", layout}, []string{"not a regular file"}},
+		{[]string{"--dsh"}, []string{"--dsh: ", filepath.Join(dir, "nohome", "sessions"), "does not exist", "--sessions DIR"}, []string{"session not found"}},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(tc.args, &out, &errOut); code != 1 {
+			t.Errorf("%q: exit %d, want 1", tc.args, code)
+		}
+		lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[0], "mentions-demo: ") || lines[1] != usageHint {
+			t.Errorf("%q: stderr %q", tc.args, errOut.String())
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(lines[0], w) {
+				t.Errorf("%q: %q does not say %q", tc.args, lines[0], w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(lines[0], n) {
+				t.Errorf("%q: %q says %q", tc.args, lines[0], n)
+			}
+		}
 	}
 }

@@ -37,7 +37,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err := start(f); err != nil {
-		fmt.Fprintln(stderr, "mentions-demo:", err)
+		if errors.As(err, &bad) {
+			// A flag's value that only opening it could check (--sessions).
+			fmt.Fprintf(stderr, "mentions-demo: %v\n%s\n", bad, usageHint)
+		} else {
+			fmt.Fprintln(stderr, "mentions-demo:", err)
+		}
 		return 1
 	}
 	return 0
