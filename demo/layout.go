@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -85,8 +84,8 @@ func (m *Model) renderOverlays() {
 }
 
 // statusView is the line above the composer: a quit that waits for a
-// second ctrl+c, or the background build's progress. It wraps; it is
-// never cut.
+// second ctrl+c, the background build's progress, or Options.Notice. It
+// wraps; it is never cut.
 func (m Model) statusView() string {
 	var s string
 	switch {
@@ -96,6 +95,8 @@ func (m Model) statusView() string {
 		s = m.build.progress()
 	case m.build.err != nil:
 		s = "✗ building the corpus failed: " + textutil.Inline(m.build.err.Error())
+	case m.opts.Notice != "":
+		s = textutil.Inline(m.opts.Notice)
 	default:
 		return ""
 	}
@@ -167,6 +168,18 @@ func (m Model) overlayView(title, body, pos string) string {
 	return top + "\n" + body + "\n" + m.st.meta.Render(textutil.Fit(bottom, m.w))
 }
 
+// Least widths the header shortens the title and the cwd to before it
+// cuts the store's name.
+const (
+	headerMinTitle = 12
+	headerMinCwd   = 12
+)
+
+// header is the title bar: the demo's name, the session's title and cwd,
+// and where sessions come from. When it is too wide it gives up the
+// least needed first: the demo's name, then the middle of the cwd, then
+// the end of the title, and only then the end of the store's name (whose
+// counts come first).
 func (m Model) header() string {
 	cwd := "(no cwd)"
 	if c := m.opts.Current.Cwd; c != nil {
@@ -176,6 +189,21 @@ func (m Model) header() string {
 	if title == "" {
 		title = m.opts.Current.ID
 	}
-	s := fmt.Sprintf(" mentions demo · %s · %s · %s", textutil.Inline(title), textutil.Inline(cwd), textutil.Inline(m.opts.StoreName))
+	title, cwd, store := textutil.Inline(title), textutil.Inline(cwd), textutil.Inline(m.opts.StoreName)
+	const sep = " · "
+	s := " mentions demo" + sep + title + sep + cwd + sep + store
+	if over := textutil.Width(s) - m.w; over > 0 {
+		s = " " + title + sep + cwd + sep + store
+		over = textutil.Width(s) - m.w
+		if cw := textutil.Width(cwd); over > 0 && cw > headerMinCwd {
+			cwd = textutil.Middle(cwd, max(cw-over, headerMinCwd))
+		}
+		s = " " + title + sep + cwd + sep + store
+		over = textutil.Width(s) - m.w
+		if tw := textutil.Width(title); over > 0 && tw > headerMinTitle {
+			title = textutil.Truncate(title, max(tw-over, headerMinTitle), "…")
+		}
+		s = " " + title + sep + cwd + sep + store
+	}
 	return m.st.header.Render(textutil.Fit(s, m.w))
 }

@@ -18,8 +18,13 @@ type Options struct {
 	Current sessionref.Target
 	// Title is shown in the header.
 	Title string
-	// StoreName says where sessions come from, for the header.
+	// StoreName says where sessions come from, for the header. When the
+	// header is too wide its end is cut last: put the counts first.
 	StoreName string
+	// Notice, when set, is shown above the composer whenever nothing
+	// more pressing is: why a source offers fewer sessions than expected,
+	// say. It wraps; it is never cut.
+	Notice string
 	// Config is the resolver's configuration (budget, limits).
 	Config sessionref.Config
 	// Build, when set, fills Store after the screen is shown: it runs in

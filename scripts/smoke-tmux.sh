@@ -109,7 +109,7 @@ ok "100x30 flow: pick by key and click, send, card, inspector"
 
 # ---- 40x12: the smallest screen ------------------------------------------
 start small 40 12 --seed 7 --count 200
-expect "mentions demo"
+expect " Mentions de"
 expect "f1 more keys • ctrl+c quit"
 fits 40 12
 typed "@pars"
@@ -200,6 +200,16 @@ expect "this dir"
 [ -n "$(colours)" ] || fail "the coloured demo shows no colour: the --plain check proves nothing"
 ok "--plain draws no colour on any screen"
 
+# ---- --sessions on a flat folder of logs says why none load ---------------
+if [ -d ../shared/testdata/dshlogs ]; then
+  start flatlogs 80 24 --seed 7 --count 200 --sessions ../shared/testdata/dshlogs
+  expect "200 generated + 0 DeepSeek Harness sessions"
+  expect "80 logs directly in"
+  expect "expected <root>/<project>/<session>/session.jsonl"
+  fits 80 24
+  ok "--sessions on a flat folder: the header keeps the counts and a notice says the layout"
+fi
+
 # ---- --inline keeps to its height and its last line ----------------------
 current=inline
 t new-session -d -s inline -x 80 -y 30 "bash --norc --noprofile"
@@ -231,6 +241,8 @@ check_flag --budget --budget -1
 check_flag --budget --budget 9007199254740993
 check_flag --latency --latency -1s
 check_flag '"extra"' extra
+check_flag "--sessions: /nonexist does not exist" --sessions /nonexist
+check_flag "is not a directory" --sessions /etc/passwd
 ok "bad flags: one line naming the flag, the usage hint, exit 1"
 
 echo "smoke: $passed passed, 0 failed"

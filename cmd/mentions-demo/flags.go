@@ -101,7 +101,7 @@ func newFlagSet(f *flags, bad **FlagError) *flag.FlagSet {
 	fs.BoolVar(&f.noMouse, "no-mouse", false, "do not enable mouse reporting")
 	fs.BoolVar(&f.inline, "inline", false, "draw below the shell prompt instead of on the alternate screen")
 	fs.BoolVar(&f.plain, "plain", f.plain, "draw without colour (default when NO_COLOR is set)")
-	fs.Func("sessions", "also offer the DeepSeek Harness session logs under this `root`", func(s string) error {
+	fs.Func("sessions", "also offer the DeepSeek Harness sessions under this `root`, laid out as root/<project>/<session>/session.jsonl (or .jsonl.zstd)", func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return fail("sessions", "want a directory, got an empty value")
 		}

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"slices"
+	"strings"
 
 	"github.com/dshkit/mentions/demo"
 	"github.com/dshkit/mentions/dshlog"
@@ -16,8 +19,9 @@ const layout = "<root>/<project>/<session>/session.jsonl"
 
 // addLogs offers real DeepSeek Harness sessions for reference besides the
 // embedded ones: --sessions DIR, or --dsh for the default root. A root
-// that cannot be used is a *FlagError naming the flag.
-func addLogs(o *demo.Options, root string, dsh bool) error {
+// that cannot be used is a *FlagError naming the flag. generated is the
+// count of embedded sessions, for the header.
+func addLogs(o *demo.Options, root string, dsh bool, generated int) error {
 	if root == "" && !dsh {
 		return nil
 	}
@@ -33,13 +37,88 @@ func addLogs(o *demo.Options, root string, dsh bool) error {
 	if err != nil {
 		return rootError(flag, root, err)
 	}
-	hs, err := store.ListSessions(context.Background())
+	infos, err := store.Sessions(context.Background())
 	if err != nil {
 		return rootError(flag, root, err)
 	}
+	listed := 0
+	for _, in := range infos {
+		if in.Err == nil {
+			listed++
+		}
+	}
 	o.Others = store
-	o.StoreName = fmt.Sprintf("%s + %d DeepSeek Harness sessions in %s", o.StoreName, len(hs), root)
+	// The counts first: a narrow header cuts the end.
+	o.StoreName = fmt.Sprintf("%d generated + %d DeepSeek Harness sessions in %s", generated, listed, root)
+	o.Notice = rootNotice(root, listed, infos, looseLogs(root))
 	return nil
+}
+
+// rootNotice says why a root offers fewer sessions than it seems to
+// hold, or is empty when nothing is amiss: logs skipped (counted by what
+// was wrong with them), or logs lying directly in the root where a
+// sessions root keeps them two levels down.
+func rootNotice(root string, listed int, infos []dshlog.Info, loose int) string {
+	skipped := map[string]int{}
+	var reasons []string
+	for _, in := range infos {
+		if in.Err == nil {
+			continue
+		}
+		r := in.Err.Error()
+		var le *dshlog.LogError
+		if errors.As(in.Err, &le) && le.Err != nil {
+			r = le.Err.Error() // the sentinel: "invalid session header", …
+		}
+		if skipped[r] == 0 {
+			reasons = append(reasons, r)
+		}
+		skipped[r]++
+	}
+	var parts []string
+	if n := len(infos) - listed; n > 0 {
+		slices.SortStableFunc(reasons, func(a, b string) int { return skipped[b] - skipped[a] })
+		var why []string
+		for _, r := range reasons {
+			why = append(why, fmt.Sprintf("%d %s", skipped[r], r))
+		}
+		parts = append(parts, fmt.Sprintf("%s skipped: %s", plural(n, "log"), strings.Join(why, ", ")))
+	}
+	if loose > 0 {
+		parts = append(parts, fmt.Sprintf("%s directly in it, not read", plural(loose, "log")))
+	}
+	if len(parts) == 0 && listed > 0 {
+		return ""
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no logs found")
+	}
+	return fmt.Sprintf("%d DeepSeek Harness sessions in %s (%s; expected %s)", listed, root, strings.Join(parts, "; "), layout)
+}
+
+// looseLogs counts the regular *.jsonl and *.jsonl.zstd files directly
+// in root, which a sessions root does not hold: a flat folder of logs
+// given as a root. It reads the one directory, O(entries).
+func looseLogs(root string) int {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		if e.Type().IsRegular() && (strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.zstd")) {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // rootError says in plain words why root cannot be read as a sessions

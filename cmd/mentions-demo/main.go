@@ -75,7 +75,7 @@ func start(f flags) error {
 			return seed(ctx, store, fakestore.SeedOptions{Count: f.count, Seed: f.seed, Now: now, Home: home}, progress)
 		},
 	}
-	if err := addLogs(&opts, f.sessions, f.dsh); err != nil {
+	if err := addLogs(&opts, f.sessions, f.dsh, f.count); err != nil {
 		return err
 	}
 	m, err := demo.New(opts)

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dshkit/mentions/demo"
+	"github.com/dshkit/mentions/dshlog"
+)
+
+// copyLog copies a real log from the shared test data to dst.
+func copyLog(t *testing.T, name, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "dshlogs", name))
+	if err != nil {
+		t.Skip("shared test logs not found:", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAddLogsSaysWhyNone: a folder of logs not laid out as a sessions
+// root loads no session, and the demo says why: how many logs lie
+// directly in it or were skipped and for what, and the layout expected.
+func TestAddLogsSaysWhyNone(t *testing.T) {
+	flat := t.TempDir()
+	for _, n := range []string{"a.jsonl", "b.jsonl", "c.jsonl.zstd"} {
+		if err := os.WriteFile(filepath.Join(flat, n), []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(flat, "notes.txt"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	misplaced := t.TempDir()
+	copyLog(t, "acp-cancel.jsonl", filepath.Join(misplaced, "proj", "sess", "session.jsonl"))
+	copyLog(t, "acp-cancel.jsonl", filepath.Join(misplaced, "proj", "sess2", "session.jsonl"))
+
+	for _, tc := range []struct {
+		root string
+		want []string
+	}{
+		{flat, []string{"0 DeepSeek Harness sessions in " + flat, "3 logs directly in it", layout}},
+		{misplaced, []string{"0 DeepSeek Harness sessions in " + misplaced, "2 logs skipped: 2 invalid session header", layout}},
+		{t.TempDir(), []string{"0 DeepSeek Harness sessions in ", "no logs found", layout}},
+	} {
+		o := demo.Options{StoreName: "fakestore, 5 sessions"}
+		if err := addLogs(&o, tc.root, false, 5); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(o.Notice, w) {
+				t.Errorf("%s: notice %q does not say %q", tc.root, o.Notice, w)
+			}
+		}
+		if !strings.HasPrefix(o.StoreName, "5 generated + 0 DeepSeek Harness sessions in ") {
+			t.Errorf("%s: store name %q", tc.root, o.StoreName)
+		}
+	}
+}
+
+// TestAddLogsQuietWhenFine: a root whose every log lists has no notice.
+func TestAddLogsQuietWhenFine(t *testing.T) {
+	// A session's id and cwd name its directory: place the log where
+	// the store says it belongs.
+	root := t.TempDir()
+	first := filepath.Join(root, "proj", "sess", "session.jsonl")
+	copyLog(t, "acp-cancel.jsonl", first)
+	store, err := dshlog.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, err := store.Sessions(context.Background())
+	var le *dshlog.LogError
+	if err != nil || len(infos) != 1 || !errors.As(infos[0].Err, &le) {
+		t.Fatalf("%v %+v", err, infos)
+	}
+	_, where, ok := strings.Cut(le.Detail, "belongs in ")
+	where, _, _ = strings.Cut(where, ", not here")
+	if !ok {
+		t.Fatalf("cannot tell where the log belongs: %q", le.Detail)
+	}
+	copyLog(t, "acp-cancel.jsonl", filepath.Join(root, where, "session.jsonl"))
+	if err := os.RemoveAll(filepath.Join(root, "proj")); err != nil {
+		t.Fatal(err)
+	}
+	o := demo.Options{}
+	if err := addLogs(&o, root, false, 0); err != nil {
+		t.Fatal(err)
+	}
+	if o.Notice != "" || !strings.HasPrefix(o.StoreName, "0 generated + 1 DeepSeek Harness sessions in ") {
+		t.Fatalf("notice %q, store name %q", o.Notice, o.StoreName)
+	}
+}
