@@ -3,8 +3,6 @@ package picker
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/dshkit/mentions/internal/textutil"
 )
 
@@ -23,11 +21,7 @@ const MaxLabelWidth = 40
 func MentionLabel(title string) string {
 	s := strings.Join(strings.Fields(textutil.Inline(title)), " ")
 	if textutil.Width(s) > MaxLabelWidth {
-		s = ansi.Truncate(s, MaxLabelWidth-1, "")
-		for textutil.Width(s) > MaxLabelWidth-1 { // x/ansi may count a cluster narrower
-			s = ansi.Truncate(s, textutil.Width(s)-2, "")
-		}
-		s = strings.TrimRight(s, " ") + "…"
+		s = strings.TrimRight(textutil.Truncate(s, MaxLabelWidth-1, ""), " ") + "…"
 	}
 	return s
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
@@ -235,7 +234,7 @@ func fitSegs(segs []seg, w int) []seg {
 				budget -= sw
 				continue
 			}
-			out = append(out, seg{ansi.Truncate(s.text, budget, "") + "…", s.part})
+			out = append(out, seg{textutil.Truncate(s.text, budget, "") + "…", s.part})
 			break
 		}
 		total = 0

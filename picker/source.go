@@ -23,12 +23,16 @@ func (f SourceFunc) Candidates(ctx context.Context, query string) ([]sessionref.
 
 // ResolverSource lists candidates for a message written in target, up to
 // limit (sessionref.DefaultCandidateLimit when limit < 1). The order is
-// the core's ranking; the picker never reorders it.
+// the core's ranking; the picker never reorders it. The source keeps a
+// sessionref.Lister, so each session's folded id, cwd and title are kept
+// between keystrokes and a keystroke over a plain SessionQuery is one
+// substring scan.
 func ResolverSource(r *sessionref.Resolver, target sessionref.Target, limit int) Source {
 	if limit < 1 {
 		limit = sessionref.DefaultCandidateLimit
 	}
+	l := sessionref.NewLister(r, 0)
 	return SourceFunc(func(ctx context.Context, query string) ([]sessionref.Candidate, error) {
-		return r.ListCandidates(ctx, target, query, limit)
+		return l.ListCandidates(ctx, target, query, limit)
 	})
 }
