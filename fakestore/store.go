@@ -400,3 +400,24 @@ func (ss *session) pushOwned(typ string, at time.Time, ev *sessionref.Event) int
 func message(typ string, src sessionref.Source, text string) sessionref.Event {
 	return sessionref.Event{Type: typ, Source: src, Content: []sessionref.Block{sessionref.TextBlock(text)}}
 }
+
+// CapturedSeqs returns, for each id, the CapturedThroughSeq that
+// ReadSurface would report now (nil for a session with no events or one
+// that does not exist), without copying any surface. Indexers such as
+// discover use it to re-read only the sessions that changed.
+func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error) {
+	if err := s.wait(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]*int64, len(ids))
+	seqs := make([]int64, len(ids))
+	for i, id := range ids {
+		if ss, err := s.get(id); err == nil && len(ss.events) > 0 {
+			seqs[i] = int64(len(ss.events) - 1)
+			out[i] = &seqs[i]
+		}
+	}
+	return out, nil
+}
