@@ -105,9 +105,14 @@ type Model struct {
 	sized  bool
 
 	preparing bool
-	seq       uint64
-	cancel    context.CancelFunc
-	errLine   string
+	// refused is what was typed while preparing, not taken (the draft is
+	// read-only then), and refusedKeys counts every key and paste that
+	// was not taken: the busy line shows them so nothing vanishes unseen.
+	refused     string
+	refusedKeys int
+	seq         uint64
+	cancel      context.CancelFunc
+	errLine     string
 }
 
 // Option configures a Model.
@@ -343,6 +348,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		// pick (or the close) in the Update that made it.
 		return m, nil
 	case tea.PasteMsg:
+		if m.focused && m.preparing {
+			m.refuse(msg.Content)
+		}
 		if m.focused && !m.preparing {
 			m.justPicked = false
 			m.goalCol = -1

@@ -482,3 +482,63 @@ func TestPickerNeverCoversTheDraft(t *testing.T) {
 		t.Fatalf("popup %+v overlaps the editor at y=20", r)
 	}
 }
+
+// TestTypingWhilePreparingIsShown: the draft is read-only while a submit
+// prepares, and what is typed meanwhile is not lost unseen: the busy line
+// says the draft is locked, shows the text not taken and the way out,
+// and forgets it once the submit settles.
+func TestTypingWhilePreparingIsShown(t *testing.T) {
+	e := newEnv(t)
+	m := e.composer()
+	release := make(chan struct{})
+	m.prepare = func(ctx context.Context, d string) (sessionref.PreparedText, error) {
+		<-release
+		return sessionref.PreparedText{}, &sessionref.Error{Code: sessionref.CodeCancelled, Msg: "cancelled", Cause: context.Canceled}
+	}
+	m.SetValue("slow " + mention(t, "s-parser", "P"))
+	before := m.Value()
+	m, cmd := m.Update(enter)
+	if f := footerOf(m); !strings.Contains(f, "the draft is locked") || !strings.Contains(f, "esc cancel") || strings.Contains(f, "not typed") {
+		t.Fatalf("busy line %q", f)
+	}
+	m = typeText(m, "more")
+	m, _ = m.Update(tea.PasteMsg{Content: " and\x1b[31m red"})
+	if m.Value() != before {
+		t.Fatalf("draft changed while preparing: %q", m.Value())
+	}
+	f := footerOf(m)
+	if !strings.Contains(f, "not typed “more and") || !strings.Contains(f, "red”") || !strings.Contains(f, "esc cancel") {
+		t.Fatalf("busy line after typing %q", f)
+	}
+	if strings.Contains(m.View(), "\x1b[31m") {
+		t.Fatal("a pasted escape reached the screen")
+	}
+	close(release)
+	m, _ = step(m, cmd())
+	if m.Value() != before || strings.Contains(footerOf(m), "not typed") {
+		t.Fatalf("after the submit settled: %q, footer %q", m.Value(), footerOf(m))
+	}
+}
+
+// TestKeysWhilePreparingAreShown: a key that types nothing (Backspace)
+// is refused visibly too; a long run keeps its last characters.
+func TestKeysWhilePreparingAreShown(t *testing.T) {
+	e := newEnv(t)
+	m := e.composer()
+	block := make(chan struct{})
+	defer close(block)
+	m.prepare = func(ctx context.Context, _ string) (sessionref.PreparedText, error) {
+		<-block
+		return sessionref.PreparedText{}, ctx.Err()
+	}
+	m.SetValue("hello")
+	m, _ = m.Update(enter)
+	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	if f := footerOf(m); !strings.Contains(f, "keys are not taken") || m.Value() != "hello" {
+		t.Fatalf("after backspace: %q %q", f, m.Value())
+	}
+	m = typeText(m, strings.Repeat("x", 200)+"END")
+	if f := footerOf(m); !strings.Contains(f, "xEND”") || len(m.refused) > maxRefused {
+		t.Fatalf("long run: %q (%d bytes kept)", f, len(m.refused))
+	}
+}

@@ -14,10 +14,16 @@ import (
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.KeyMap()
 	if m.preparing {
-		if key.Matches(msg, k.Cancel) && m.cancel != nil {
-			m.cancel()
+		if key.Matches(msg, k.Cancel) {
+			if m.cancel != nil {
+				m.cancel()
+			}
+			return m, nil
 		}
-		return m, nil // the draft is read-only until the submit settles
+		// The draft is read-only until the submit settles; the busy line
+		// shows what was not taken.
+		m.refuse(msg.Text)
+		return m, nil
 	}
 	if m.picker.WantsKey(msg) {
 		// Its keys while open, Enter and Tab included: they pick (or say

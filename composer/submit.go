@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,6 +20,7 @@ func (m Model) submit() (Model, tea.Cmd) {
 	}
 	m.closePicker()
 	m.preparing = true
+	m.refused, m.refusedKeys = "", 0
 	m.seq++
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
@@ -34,6 +36,7 @@ func (m Model) finishSubmit(msg prepareDoneMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.preparing = false
+	m.refused, m.refusedKeys = "", 0
 	if m.cancel != nil {
 		m.cancel()
 		m.cancel = nil
@@ -122,4 +125,25 @@ func (m Model) labelOf(id string) string {
 		return "a session"
 	}
 	return "session " + textutil.ShortID(id)
+}
+
+// maxRefused is how many bytes of refused text the busy line keeps: the
+// last ones, which are the ones a person is looking at.
+const maxRefused = 64
+
+// refuse notes a key or paste not taken while preparing; text is what it
+// would have typed ("" for a key that types nothing).
+func (m *Model) refuse(text string) {
+	m.refusedKeys++
+	if text == "" {
+		return
+	}
+	m.refused += text
+	if len(m.refused) > maxRefused {
+		cut := len(m.refused) - maxRefused
+		for cut < len(m.refused) && !utf8.RuneStart(m.refused[cut]) {
+			cut++
+		}
+		m.refused = m.refused[cut:]
+	}
 }

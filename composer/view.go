@@ -169,11 +169,22 @@ func (m Model) footer() []string {
 	st := m.styles
 	switch {
 	case m.preparing:
-		msg := "⋯ preparing the referenced sessions…"
-		if h := hint(m.KeyMap().Cancel); h != "" {
-			msg += " (" + h + ")"
+		msg := "⋯ preparing to send… the draft is locked"
+		style := st.Busy
+		switch {
+		case m.refused != "":
+			// Typed meanwhile: say so, with the text, so it can be typed
+			// again once the draft is back.
+			msg += ": not typed “" + textutil.Inline(m.refused) + "”"
+			style = st.Warning
+		case m.refusedKeys > 0:
+			msg += ": keys are not taken"
+			style = st.Warning
 		}
-		return m.wrapped(msg, st.Busy)
+		if h := hint(m.KeyMap().Cancel); h != "" {
+			msg += " · " + h
+		}
+		return m.wrapped(msg, style)
 	case m.errLine != "":
 		return m.wrapped("✗ "+textutil.Inline(m.errLine), st.Error)
 	case m.picker.Fresh() && m.picker.Status() != "":
