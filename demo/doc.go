@@ -18,6 +18,8 @@
 //   - help.go: the short hint line and the F1 screen
 //   - layout.go: sizes, and View
 //   - build.go: filling the store in the background behind a progress line
+//   - discover.go: the full-text index, synced in the background behind a
+//     progress line, feeding the picker's "in messages" section
 //   - styles.go: styles, from internal/theme
 //   - store.go: the Store a demo appends to, and the union with real logs
 //

@@ -98,7 +98,9 @@ func (m Model) statusView() string {
 	case m.opts.Notice != "":
 		s = textutil.Inline(m.opts.Notice)
 	default:
-		return ""
+		if s = m.indexStatus(); s == "" {
+			return ""
+		}
 	}
 	return m.st.status.Width(max(m.w, 1)).Render(s)
 }

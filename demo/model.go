@@ -63,6 +63,8 @@ type Model struct {
 	sentCount   int
 	follow      bool // keep the transcript scrolled to the bottom
 	laidOut     layoutKey
+	index       indexState     // the full-text index (discover.go)
+	indexCh     *chan indexMsg // where the index's progress goes
 }
 
 // New builds the demo over its options.
@@ -84,6 +86,12 @@ func New(o Options) (Model, error) {
 	if o.Home != "" {
 		pickOpts = append(pickOpts, picker.WithHome(o.Home))
 	}
+	indexCh := new(chan indexMsg)
+	ix, hitOpts, err := openIndex(o, q, indexCh)
+	if err != nil {
+		return Model{}, err
+	}
+	pickOpts = append(pickOpts, hitOpts...)
 	p := picker.New(picker.ResolverSource(r, o.Current, sessionref.DefaultCandidateLimit), pickOpts...)
 	comp := composer.New(p, composer.ResolverPreparer(r, o.Current),
 		composer.WithBudget(r.Config().MaxReferenceBytes), composer.WithMaxReferences(r.Config().MaxReferences),
@@ -107,6 +115,8 @@ func New(o Options) (Model, error) {
 		w:        80,
 		h:        24,
 		follow:   true,
+		index:    indexState{ix: ix, running: ix != nil, notice: noticeOf(ix)},
+		indexCh:  indexCh,
 	}
 	m.help.Styles = m.st.help
 	m.vp.KeyMap = viewport.KeyMap{} // the demo pages it; arrows belong to the composer
@@ -123,6 +133,9 @@ func New(o Options) (Model, error) {
 // asks the terminal for its background, to pick dark or light styles.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.load(nil), m.startBuild()}
+	if m.opts.Build == nil {
+		cmds = append(cmds, syncIndex(m.index.ix, m.indexCh)) // else after the build
+	}
 	if !m.opts.Plain {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -217,7 +230,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.rebuild()
 		return m, nil
 	case buildMsg:
-		return m, m.onBuild(msg)
+		cmd := m.onBuild(msg)
+		if msg.finished {
+			cmd = tea.Batch(cmd, syncIndex(m.index.ix, m.indexCh))
+		}
+		return m, cmd
+	case indexMsg:
+		return m, m.onIndex(msg)
 	case composer.SubmittedMsg:
 		m.sentCount++
 		return m, m.load(messagesFor(msg))

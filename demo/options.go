@@ -44,6 +44,16 @@ type Options struct {
 	Home string
 	// Plain draws without colour: every component gets its PlainStyles.
 	Plain bool
+	// Discover turns on full-text discovery: the demo indexes its
+	// sessions (Store and Others) in the background, after Build, behind
+	// a progress line, and the picker lists the sessions found by what
+	// was said in them under the candidates ("in messages").
+	Discover bool
+	// DiscoverPath is the index file (see discover.DefaultPath); "" keeps
+	// the index in memory.
+	DiscoverPath string
+	// DiscoverRefuse lists sessions roots the index file must not be in.
+	DiscoverRefuse []string
 }
 
 // DefaultInlineHeight is the most lines an inline demo takes.

@@ -224,6 +224,36 @@ expect "shell-after"
 expect "ctrl+c quit"
 ok "--inline draws below the prompt in a few lines and keeps its last line on exit"
 
+# ---- full-text discovery: a word said only in messages -------------------
+# "regression" is in the generated answers, never in a title, id or folder.
+start discover 100 30 --seed 7 --count 300
+expect "No messages yet"
+for _ in $(seq 100); do
+  if ! screen | grep -qF "indexing"; then break; fi
+  sleep 0.1
+done
+expect_not "indexing"
+typed "compare @regression"
+expect "in messages"
+# A snippet line under a hit: the word (accents fold: "régression" too).
+for _ in $(seq 100); do
+  if screen | grep -qE '│    .*r.gression'; then break; fi
+  sleep 0.1
+done
+screen | grep -qE '│    .*r.gression' || fail "no snippet with the word"
+keys Tab
+expect "@ 1/3 sessions"
+keys Enter
+expect "Referenced 1 session"
+keys C-c
+expect "EXIT=0"
+start noindex 100 30 --seed 7 --count 300 --no-index
+expect "No messages yet"
+typed "compare @regression"
+expect "no sessions match"
+expect_not "in messages"
+ok "full-text discovery: a word said only in messages finds its session, Tab mentions it; --no-index turns it off"
+
 # ---- bad flags: one line naming the flag, the usage hint, exit 1 ---------
 check_flag() {
   local want=$1
@@ -243,6 +273,7 @@ check_flag --latency --latency -1s
 check_flag '"extra"' extra
 check_flag "--sessions: /nonexist does not exist" --sessions /nonexist
 check_flag "is not a directory" --sessions /etc/passwd
+check_flag --no-index --no-index=maybe
 ok "bad flags: one line naming the flag, the usage hint, exit 1"
 
 echo "smoke: $passed passed, 0 failed"

@@ -33,6 +33,7 @@ type flags struct {
 	plain    bool
 	sessions string
 	dsh      bool
+	noIndex  bool
 	help     bool // --help: print the usage and exit 0
 }
 
@@ -108,6 +109,7 @@ func newFlagSet(f *flags, bad **FlagError) *flag.FlagSet {
 		f.sessions = s
 		return nil
 	})
+	fs.BoolVar(&f.noIndex, "no-index", false, "turn full-text discovery off: the picker searches titles, ids and folders only")
 	fs.BoolVar(&f.dsh, "dsh", false, "also offer the DeepSeek Harness sessions of the default root ($DSH_HOME/sessions or ~/.dsh/sessions)")
 	return fs
 }

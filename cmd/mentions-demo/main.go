@@ -78,12 +78,15 @@ func start(f flags) error {
 	if err := addLogs(&opts, f.sessions, f.dsh, f.count); err != nil {
 		return err
 	}
+	if err := addIndex(&opts, f); err != nil {
+		return err
+	}
 	m, err := demo.New(opts)
 	if err != nil {
 		return err
 	}
 	_, err = tea.NewProgram(m).Run()
-	return err
+	return errors.Join(err, m.Close())
 }
 
 // seedBatch is how many sessions one Seed call makes: small enough that

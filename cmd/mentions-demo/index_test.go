@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dshkit/mentions/demo"
+)
+
+// --no-index turns discovery off; without it the index is in memory for
+// the embedded store alone, and under the user's cache directory, keyed
+// by the root, with --sessions.
+func TestIndexFlags(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("LocalAppData", cache)
+	root := t.TempDir()
+	cacheDir, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args     []string
+		discover bool
+		inCache  bool
+	}{
+		{nil, true, false},
+		{[]string{"--no-index"}, false, false},
+		{[]string{"--sessions", root}, true, true},
+		{[]string{"--sessions", root, "--no-index"}, false, false},
+	} {
+		f, err := parseFlags(c.args, noEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o demo.Options
+		if err := addIndex(&o, f); err != nil {
+			t.Fatal(err)
+		}
+		if o.Discover != c.discover || (o.DiscoverPath != "") != c.inCache {
+			t.Fatalf("%q: discover %v path %q", c.args, o.Discover, o.DiscoverPath)
+		}
+		if c.inCache {
+			if strings.HasPrefix(o.DiscoverPath, root) || len(o.DiscoverRefuse) != 1 || o.DiscoverRefuse[0] != root {
+				t.Fatalf("%q: path %q refuse %q", c.args, o.DiscoverPath, o.DiscoverRefuse)
+			}
+			if d, err := filepath.Rel(cacheDir, o.DiscoverPath); err != nil || strings.HasPrefix(d, "..") {
+				t.Fatalf("%q: %q is not under the cache dir %q", c.args, o.DiscoverPath, cacheDir)
+			}
+		}
+	}
+	if _, err := parseFlags([]string{"--no-index=maybe"}, noEnv); err == nil || !strings.Contains(err.Error(), "--no-index") {
+		t.Fatalf("bad --no-index: %v", err)
+	}
+}

@@ -1,0 +1,168 @@
+package demo
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshkit/mentions/discover"
+	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/picker"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// DiscoverHitLimit is how many sessions the picker's "in messages"
+// section asks the index for.
+const DiscoverHitLimit = 20
+
+// indexState is how far the background Sync of the full-text index got.
+type indexState struct {
+	ix          *discover.Index
+	running     bool // a Sync is due or runs
+	synced      bool // a Sync finished
+	done, total int
+	stats       discover.SyncStats
+	err         error
+	notice      string
+}
+
+// indexMsg is the Sync's news: progress, or the end; next is where the
+// following news comes from.
+type indexMsg struct {
+	done, total int
+	finished    bool
+	stats       discover.SyncStats
+	err         error
+	next        <-chan indexMsg
+}
+
+// openIndex opens the full-text index of q when Options.Discover is set:
+// at Options.DiscoverPath, or in memory. It returns the picker option of
+// its "in messages" section. Sync reports to the channel set by
+// startIndex.
+func openIndex(o Options, q sessionref.SessionQuery, progress *chan indexMsg) (*discover.Index, []picker.Option, error) {
+	if !o.Discover {
+		return nil, nil, nil
+	}
+	opts := []discover.Option{discover.WithProgress(func(p discover.Progress) {
+		ch := *progress
+		if ch == nil {
+			return
+		}
+		// Keep only the newest progress: drop what the screen has not
+		// taken yet.
+		select {
+		case <-ch:
+		default:
+		}
+		select {
+		case ch <- indexMsg{done: p.Done, total: p.Total}:
+		default:
+		}
+	})}
+	for _, root := range o.DiscoverRefuse {
+		opts = append(opts, discover.RefuseInside(root))
+	}
+	ix, err := discover.Open(o.DiscoverPath, q, opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("demo: full-text index: %w", err)
+	}
+	target := o.Current
+	hits := func(ctx context.Context, query string) ([]picker.Hit, error) {
+		found, err := ix.Search(ctx, target, query, DiscoverHitLimit)
+		out := make([]picker.Hit, len(found))
+		for i, h := range found {
+			out[i] = picker.Hit{Candidate: h.Candidate, Snippet: h.Snippet, Match: h.Match}
+		}
+		return out, err
+	}
+	return ix, []picker.Option{picker.WithHitSource(hits)}, nil
+}
+
+// syncIndex runs the index's Sync in its own goroutine and returns its
+// first news; each indexMsg's handler waits for the next. Update never
+// waits for it, and only Update changes the model. slot is where the
+// index's progress callback finds the channel of this Sync.
+func syncIndex(ix *discover.Index, slot *chan indexMsg) tea.Cmd {
+	if ix == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ch := make(chan indexMsg, 1)
+		*slot = ch
+		go func() {
+			stats, err := ix.Sync(context.Background())
+			// Drop a progress the screen has not taken: the end is
+			// never dropped.
+			select {
+			case <-ch:
+			default:
+			}
+			ch <- indexMsg{finished: true, stats: stats, err: err}
+		}()
+		return waitIndex(ch)()
+	}
+}
+
+func waitIndex(ch <-chan indexMsg) tea.Cmd {
+	return func() tea.Msg {
+		msg := <-ch
+		msg.next = ch
+		return msg
+	}
+}
+
+// onIndex records the Sync's news and waits for more.
+func (m *Model) onIndex(msg indexMsg) tea.Cmd {
+	if msg.finished {
+		m.index.running, m.index.synced, m.index.stats, m.index.err = false, true, msg.stats, msg.err
+		m.layout()
+		return nil
+	}
+	m.index.done, m.index.total = msg.done, msg.total
+	m.layout()
+	return waitIndex(msg.next)
+}
+
+// indexStatus is the status line of the index: its progress while a
+// Sync runs, what happened to its file, or why it failed.
+func (m Model) indexStatus() string {
+	s := m.index
+	switch {
+	case s.running && s.total > 0:
+		return fmt.Sprintf("%sindexing %d/%d… (titles are searchable meanwhile)", s.notice, s.done, s.total)
+	case s.running:
+		return s.notice + "indexing…"
+	case s.err != nil:
+		return "✗ indexing failed: " + textutil.Inline(s.err.Error())
+	}
+	return ""
+}
+
+// noticeOf says once what happened to the index file (created, rebuilt).
+func noticeOf(ix *discover.Index) string {
+	if ix == nil {
+		return ""
+	}
+	s := ""
+	for _, n := range ix.Notices() {
+		s += textutil.Inline(n.String()) + " · "
+	}
+	return s
+}
+
+// IndexStats returns what the last finished Sync of the full-text index
+// did, and whether one finished.
+func (m Model) IndexStats() (discover.SyncStats, bool) {
+	return m.index.stats, m.index.synced
+}
+
+// Close releases the full-text index, if any. Call it after the program
+// ends.
+func (m Model) Close() error {
+	if m.index.ix == nil {
+		return nil
+	}
+	return m.index.ix.Close()
+}
