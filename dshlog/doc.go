@@ -21,9 +21,12 @@
 // *[LogError] naming the file and, where there is one, the line.
 //
 // Titles are found without decoding events: a byte search for
-// "session/title" in the log (or its decompressed stream), then only
-// those lines are decoded; the result is cached per file and extended as
-// the file grows. Reading a surface decodes each record's envelope and
+// "session/title" in the log (or its decompressed stream), and for the
+// JSON escapes that could spell it otherwise (\u and \/), then only
+// those lines are decoded, so the title is the one a decoder of every
+// line finds; the result is cached per file and extended as the file
+// grows. A title record longer than 1 MiB is not read: the session's
+// title is then an ErrTooLarge error, not an earlier title. Reading a surface decodes each record's envelope and
 // only the data the fold, the closers and the surface need.
 //
 // Files are hostile: only regular files are opened, without blocking;

@@ -313,6 +313,15 @@ func (e *titleEntry) result() (*sessionref.Title, error) {
 	if e.tail != nil {
 		return e.tail, nil
 	}
+	at := e.tailLong
+	if at < 0 && e.title == nil {
+		at = e.tooLong
+	}
+	if at >= 0 {
+		// The last title record is too long to read: the title is not
+		// known, and an earlier one must not stand in for it.
+		return nil, logErr(e.path, 0, ErrTooLarge, "the session/title record at decoded byte %d is longer than %d bytes", at, maxTitleLine)
+	}
 	return e.title, nil
 }
 
@@ -325,13 +334,16 @@ func (s *Store) scanTitle(ctx context.Context, path string, prev *titleEntry) (*
 		return nil, err
 	}
 	defer f.Close()
-	e := &titleEntry{key: key}
+	e := &titleEntry{path: path, key: key, tooLong: -1, tailLong: -1}
 	if prev != nil && prev.err == nil && prev.key.sameFile(key) && key.size >= prev.key.size &&
 		appendOnly(f, prev.committed, prev.mark) {
-		e.committed, e.mark, e.title, e.decoded = prev.committed, prev.mark, prev.title, prev.decoded
+		e.committed, e.mark, e.title, e.decoded, e.tooLong = prev.committed, prev.mark, prev.title, prev.decoded, prev.tooLong
 	}
-	sc := &titleScan{}
-	sc.title = e.title
+	scanned := e.committed // raw: file offset; zstd: decoded offset
+	if strings.HasSuffix(path, ".zstd") {
+		scanned = e.decoded
+	}
+	sc := newTitleScan(e.title, e.tooLong, scanned)
 	isZstd := strings.HasSuffix(path, ".zstd")
 	if key.size > s.maxLogBytes {
 		e.err = logErr(path, 0, ErrTooLarge, "%d bytes on disk, over the cap of %d", key.size, s.maxLogBytes)
@@ -356,7 +368,7 @@ func (s *Store) scanTitle(ctx context.Context, path string, prev *titleEntry) (*
 	default:
 		e.err = logErr(path, 0, ErrCorrupt, "%v", err)
 	}
-	e.title = sc.title
+	e.title, e.tooLong = sc.title, sc.tooLong
 	return e, nil
 }
 
@@ -408,9 +420,9 @@ func (s *Store) scanTitleZstd(ctx context.Context, f *os.File, e *titleEntry, sc
 	committedUsed := bud.used
 	end, err := walkFrames(data, func(fr frame, b []byte) error {
 		if !fr.complete {
-			tsc := &titleScan{}
+			tsc := newTitleScan(nil, -1, bud.used)
 			err := decodeFrame(fr, b, bud, stop, func(p []byte) error { tsc.write(p); return nil })
-			e.tail = tsc.title
+			e.tail, e.tailLong = tsc.title, tsc.tooLong
 			return err
 		}
 		err := decodeFrame(fr, b, bud, stop, func(p []byte) error { sc.write(p); return nil })

@@ -3,6 +3,8 @@ package dshlog
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -101,6 +103,9 @@ func naiveTitle(text []byte) *sessionref.Title {
 	}
 	for _, l := range splitLines(text) {
 		if len(l) > maxTitleLine {
+			if jsonType(l) == "session/title" {
+				out = nil // too long to read: not a title, and no earlier one stands in
+			}
 			continue
 		}
 		r, _, err := decodeRecord(&jp, l)
@@ -114,21 +119,209 @@ func naiveTitle(text []byte) *sessionref.Title {
 	return out
 }
 
+// jsonType is a line's top-level type as encoding/json reads it (keys
+// matched exactly, escapes decoded), "" when it has none.
+func jsonType(l []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(l, &m) != nil {
+		return ""
+	}
+	var t string
+	if json.Unmarshal(m["type"], &t) != nil {
+		return ""
+	}
+	return t
+}
+
+// jsonTitle decodes every whole line with encoding/json, independently
+// of the scanner's parser, and keeps the last title record: what
+// JSON.parse of each line would make of the log.
+func jsonTitle(text []byte) *sessionref.Title {
+	var out *sessionref.Title
+	i := bytes.LastIndexByte(text, '\n')
+	if i < 0 {
+		return nil
+	}
+	for _, l := range splitLines(text[:i+1]) {
+		if jsonType(l) != "session/title" {
+			continue
+		}
+		if len(l) > maxTitleLine {
+			out = nil
+			continue
+		}
+		var r struct {
+			Seq  *int64 `json:"seq"`
+			Time *int64 `json:"time"`
+			Data struct {
+				Title *string `json:"title"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(l, &r) != nil || r.Seq == nil || r.Time == nil || r.Data.Title == nil {
+			continue
+		}
+		out = &sessionref.Title{Text: *r.Data.Title, EventSeq: *r.Seq, UpdatedAt: *r.Time}
+	}
+	return out
+}
+
+// spell writes s as a JSON string, each character picked at random as
+// itself, a \u escape (either case of hex) or, for '/', "\/".
+func spell(r *rand.Rand, s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range s {
+		switch r.IntN(4) {
+		case 0:
+			fmt.Fprintf(&b, `\u%04x`, c)
+		case 1:
+			fmt.Fprintf(&b, `\u%04X`, c)
+		case 2:
+			if c == '/' {
+				b.WriteString(`\/`)
+				continue
+			}
+			fallthrough
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// escapedLog is a log of title records and other events whose keys and
+// types are spelled with random escapes.
+func escapedLog(r *rand.Rand, n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"session","version":0,"id":"e","createdAt":1,"cwd":"/w","delegationDepth":0}` + "\n")
+	types := []string{"session/title", "session/title", "session/titl", "session/title-llm-request", "turn/start", "user/message"}
+	for seq := range n {
+		typ := types[r.IntN(len(types))]
+		fmt.Fprintf(&b, `{%s:%s,"seq":%d,"time":%d,"data":{%s:"t%d","note":"a\/b \u0041"}}`+"\n",
+			spell(r, "type"), spell(r, typ), seq, 1000+seq, spell(r, "title"), seq)
+	}
+	return b.Bytes()
+}
+
+// TestEscapedTitleSpellings: whatever escapes spell the type (and its
+// key, and the title's key), the scan finds the title a full decode of
+// every line finds, with fastjson and with encoding/json alike; and a
+// log read through the store agrees.
+func TestEscapedTitleSpellings(t *testing.T) {
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 2))
+		data := escapedLog(r, 1+r.IntN(12))
+		var sc titleScan
+		sc.tooLong = -1
+		for rest := data; len(rest) > 0; {
+			n := 1 + r.IntN(len(rest))
+			sc.write(rest[:n])
+			rest = rest[n:]
+		}
+		want, other := naiveTitle(data), jsonTitle(data)
+		if (want == nil) != (other == nil) || (want != nil && *want != *other) {
+			t.Fatalf("seed %d: fastjson %+v, encoding/json %+v\n%s", seed, want, other, data)
+		}
+		if (want == nil) != (sc.title == nil) || (want != nil && *want != *sc.title) {
+			t.Fatalf("seed %d: scan %+v, full decode %+v\n%s", seed, sc.title, want, data)
+		}
+	}
+
+	for l, want := range map[string]bool{
+		`{"type":"tool/result","data":{"text":"\u001b[31m red \u00e9"}}`: false,
+		`{"type":"x","data":{"text":"\u0074"}}`:                          true,
+		`{"type":"x","data":{"text":"a\/b"}}`:                            true,
+	} {
+		if titleCandidate([]byte(l)) != want {
+			t.Errorf("titleCandidate(%s) = %v", l, !want)
+		}
+	}
+
+	// The spoof the probe found: a later title whose type is escaped.
+	root := t.TempDir()
+	head := `{"type":"session","version":0,"id":"sp","createdAt":1,"cwd":"/w","delegationDepth":0}` + "\n"
+	for _, typ := range []string{`"session\/title"`, `"session\u002ftitle"`, `"\u0073ession/title"`} {
+		body := head + titleLine(0, "first") +
+			`{"type":` + typ + `,"seq":1,"time":1001,"data":{"title":"second","messageSeqs":[],"source":{"kind":"fallback"}}}` + "\n"
+		path := place(t, root, []byte(body), RawName)
+		s, _ := OpenFile(path)
+		got, err := s.ReadTitles(context.Background(), []string{"sp"})
+		if err != nil || got[0].Title == nil || got[0].Title.Text != "second" {
+			t.Fatalf("%s: ReadTitles %+v %v", typ, got, err)
+		}
+	}
+}
+
+// TestTitleTooLong: a title record longer than the scanner keeps is an
+// error for that session's title, never an earlier title standing in,
+// raw or zstd; a title after it is read again.
+func TestTitleTooLong(t *testing.T) {
+	head := `{"type":"session","version":0,"id":"tl","createdAt":1,"cwd":"/w","delegationDepth":0}` + "\n"
+	long := `{"data":{"title":"` + strings.Repeat("A", maxTitleLine+10) + `","messageSeqs":[]},"type":"session\/title","seq":1,"time":1001}` + "\n"
+	big := `{"type":"user/message","seq":1,"time":1,"data":{"text":"\u001b` + strings.Repeat("B", maxTitleLine+10) + `"}}` + "\n"
+	for _, tc := range []struct {
+		name, body string
+		want       string // "" = the error
+	}{
+		{"long title", head + titleLine(0, "first") + long, ""},
+		{"long title then title", head + titleLine(0, "first") + long + titleLine(2, "third"), "third"},
+		{"long other line", head + titleLine(0, "first") + big, "first"},
+	} {
+		for _, z := range []bool{false, true} {
+			root := t.TempDir()
+			name := RawName
+			if z {
+				name += ".zstd"
+			}
+			path := place(t, root, []byte(tc.body), name)
+			if z {
+				if err := os.WriteFile(path, oneShotFrame([]byte(tc.body)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, _ := OpenFile(path)
+			got, err := s.ReadTitles(context.Background(), []string{"tl"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == "" {
+				var le *LogError
+				if got[0].Title != nil || !errors.As(got[0].Err, &le) || !errors.Is(le, ErrTooLarge) || le.Path != path {
+					t.Errorf("%s zstd=%v: %+v %v", tc.name, z, got[0].Title, got[0].Err)
+				}
+				continue
+			}
+			if got[0].Err != nil || got[0].Title == nil || got[0].Title.Text != tc.want {
+				t.Errorf("%s zstd=%v: %+v %v", tc.name, z, got[0].Title, got[0].Err)
+			}
+			if want := naiveTitle([]byte(tc.body)); want == nil || want.Text != tc.want {
+				t.Errorf("%s: full decode %+v", tc.name, want)
+			}
+		}
+	}
+}
+
 // FuzzTitleScan: the byte scan, fed in pieces of any size, finds the same
 // last title as decoding every line.
 func FuzzTitleScan(f *testing.F) {
 	f.Add([]byte(titleLine(0, "a")+titleLine(1, "b")), uint64(1))
 	f.Add([]byte(titleLine(0, "a")+`{"type":"x/y","seq":1,"time":1,"data":{"s":"\"session/title\""}}`+"\n"+titleLine(2, "c")[:30]), uint64(7))
 	f.Add(fixture(f, "acp-multi-turn.jsonl"), uint64(3))
+	f.Add([]byte(titleLine(0, "a")+`{"type":"session\/title","seq":1,"time":1,"data":{"title":"b"}}`+"\n"), uint64(5))
+	f.Add([]byte(titleLine(0, "a")+`{"typ\u0065":"session\u002Ftitle","seq":1,"time":1,"data":{"title":"b"}}`+"\n"), uint64(9))
 	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
 		r := rand.New(rand.NewPCG(seed, 1))
-		var sc titleScan
+		sc := newTitleScan(nil, -1, 0)
 		for rest := data; len(rest) > 0; {
 			n := 1 + r.IntN(len(rest))
 			sc.write(rest[:n])
 			rest = rest[n:]
 		}
 		want := naiveTitle(data)
+		if other := jsonTitle(data); (want == nil) != (other == nil) || (want != nil && *want != *other) {
+			t.Skip("fastjson and encoding/json disagree on this input") // not the scanner's question
+		}
 		if (want == nil) != (sc.title == nil) || (want != nil && *want != *sc.title) {
 			t.Fatalf("scan %+v, decoding every line %+v", sc.title, want)
 		}
