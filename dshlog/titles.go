@@ -35,30 +35,33 @@ func indexTitle(b []byte) int {
 	}
 }
 
-// escapePatterns are the JSON escapes that can spell a character of
-// "type" or "session/title": a \uXXXX escape spells any character, "\/"
-// the slash. A line holding one may be a title record whose type is not
-// written literally (JSON.parse reads "session\/title" and
-// "session\u002ftitle" as session/title), so it is decoded too.
-var escapePatterns = [][]byte{[]byte(`\u`), []byte(`\/`)}
-
 // titleCandidate reports whether a whole line may be a title record: it
 // holds the literal type, or an escape that could spell a character of
 // it or of its key ("\/", or a \u escape of one of "typesession/title"'s
 // letters; a \u001b of terminal output is not one).
 func titleCandidate(l []byte) bool {
-	if bytes.Contains(l, titlePattern) || bytes.Contains(l, escapePatterns[1]) {
-		return true
-	}
+	return bytes.Contains(l, titlePattern) || indexEscape(l) >= 0
+}
+
+// indexEscape is the offset of the first escape in b that could spell a
+// character of "type" or "session/title", -1 when there is none: one
+// pass over the backslashes.
+func indexEscape(b []byte) int {
 	for off := 0; ; {
-		i := bytes.Index(l[off:], escapePatterns[0])
-		if i < 0 {
-			return false
+		i := bytes.IndexByte(b[off:], '\\')
+		if i < 0 || off+i+1 >= len(b) {
+			return -1
 		}
-		off += i + 2
-		if off+4 <= len(l) && spellsTitleChar(l[off:off+4]) {
-			return true
+		m := off + i
+		switch b[m+1] {
+		case '/':
+			return m
+		case 'u':
+			if m+6 <= len(b) && spellsTitleChar(b[m+2:m+6]) {
+				return m
+			}
 		}
+		off = m + 2 // an escape is two bytes at least; "\\" is skipped whole
 	}
 }
 
@@ -142,7 +145,7 @@ func (s *titleScan) write(b []byte) {
 func (s *titleScan) scanLines(whole []byte, base int64) {
 	// next[i] is the next match of pattern i at or after off, -1 for
 	// none, -2 not searched yet: each pattern is searched once a match.
-	next := [3]int{-2, -2, -2}
+	next := [2]int{-2, -2}
 	for off := 0; off < len(whole); {
 		m := -1
 		for i := range next {
@@ -151,7 +154,7 @@ func (s *titleScan) scanLines(whole []byte, base int64) {
 				if i == 0 {
 					j = indexTitle(whole[off:])
 				} else {
-					j = bytes.Index(whole[off:], escapePatterns[i-1])
+					j = indexEscape(whole[off:])
 				}
 				if j >= 0 {
 					j += off
