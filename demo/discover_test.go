@@ -92,3 +92,35 @@ func TestIndexAfterBuild(t *testing.T) {
 		t.Fatalf("hits %+v", hs)
 	}
 }
+
+// BenchmarkStartToSearchable: from a demo's first Init to its 300
+// seeded sessions searchable in messages, against the same start without
+// discovery (the build alone) as the baseline.
+func BenchmarkStartToSearchable(b *testing.B) {
+	for _, discover := range []bool{false, true} {
+		name := "baseline-build"
+		if discover {
+			name = "build-and-index"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				m, _ := newDemoWith(b, func(o *Options) {
+					o.Discover = discover
+					store := o.Store.(*fakestore.Store)
+					o.Build = func(ctx context.Context, progress func(done, total int)) error {
+						store.Seed(fakestore.SeedOptions{Count: 300, Seed: 1, Now: now})
+						progress(300, 300)
+						return nil
+					}
+				})
+				for _, msg := range run(m.Init()) {
+					m = drive(m, msg)
+				}
+				if _, ok := m.IndexStats(); ok != discover {
+					b.Fatalf("synced=%v", ok)
+				}
+				m.Close()
+			}
+		})
+	}
+}
