@@ -60,3 +60,27 @@ func TestPickFromHitsInsertsToken(t *testing.T) {
 		t.Fatalf("value %q, want %q (picker open %v)", m.Value(), want, m.Picker().IsOpen())
 	}
 }
+
+// A query whose first word is in no title but in a session's messages
+// keeps its space: the picker stays open for the next word.
+func TestSpaceAfterHitsOnlyQueryKeepsPicker(t *testing.T) {
+	e := newEnv(t)
+	found := sessionref.Candidate{SessionID: "s-retry", Label: "Networking"}
+	hits := func(ctx context.Context, q string) ([]picker.Hit, error) {
+		if !strings.HasPrefix(q, "retry") {
+			return nil, nil
+		}
+		return []picker.Hit{{Candidate: found, Snippet: "the retry bug again", Match: [][2]int{{4, 9}}}}, nil
+	}
+	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20), picker.WithHitSource(hits),
+		picker.WithClock(func() time.Time { return testNow }), picker.WithSlowAfter(time.Millisecond))
+	m := New(p, ResolverPreparer(e.resolver, e.target))
+	m.SetWidth(80)
+	m.SetOrigin(0, 20)
+	for _, r := range "@retry bu" {
+		m = stepAll(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if !m.Picker().IsOpen() || m.Picker().Query() != "retry bu" {
+		t.Fatalf("picker open %v with query %q, want open with %q", m.Picker().IsOpen(), m.Picker().Query(), "retry bu")
+	}
+}

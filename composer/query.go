@@ -108,10 +108,12 @@ func (m Model) wordQueryAt(c int) (int, bool) {
 	return -1, false
 }
 
-// matchedNothing reports whether the open picker's answer for its current
-// query is in and holds no session.
+// matchedNothing reports whether the open picker's answers for its
+// current query are in and hold no session, in its titles or in its
+// full-text hits.
 func (m Model) matchedNothing() bool {
-	return m.picker.Fresh() && m.picker.Err() == nil && len(m.picker.Items()) == 0
+	return m.picker.Fresh() && m.picker.Err() == nil && len(m.picker.Items()) == 0 &&
+		m.picker.HitsFresh() && len(m.picker.Hits()) == 0
 }
 
 func (m *Model) closePicker() {

@@ -61,8 +61,11 @@ const hitSectionExtra = 5
 // Query only when HitsFresh. Sessions listed among Items are left out.
 func (m Model) Hits() []Hit { return m.hits }
 
-// HitsFresh reports whether the hits answer the current query.
-func (m Model) HitsFresh() bool { return !m.hitsPending && m.hitsQuery == m.query }
+// HitsFresh reports whether the hits answer the current query. Without
+// a hit source there is nothing to wait for, and it is true.
+func (m Model) HitsFresh() bool {
+	return m.hitSource == nil || !m.hitsPending && m.hitsQuery == m.query
+}
 
 // HitErr returns the hit source's error for the current query, if any.
 func (m Model) HitErr() error { return m.hitErr }
