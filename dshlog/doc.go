@@ -29,8 +29,11 @@
 // title is then an ErrTooLarge error, not an earlier title. Reading a surface decodes each record's envelope and
 // only the data the fold, the closers and the surface need.
 //
-// Files are hostile: only regular files are opened, without blocking;
-// symbolic links below the root are not followed; zstd output is counted
+// Files are hostile: only regular files are opened, without blocking
+// (a session read by id whose log is a FIFO, socket, device, directory
+// or link gets that file's ErrNotRegular error, as listing does, and
+// OpenFile refuses such a path); symbolic links below the root are not
+// followed; zstd output is counted
 // against a cap while it streams ([WithMaxLogBytes]); a context that ends
 // stops the decoding. Files are never written, truncated, locked or
 // repaired. Parsed logs are cached by file identity and version (device,

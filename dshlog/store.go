@@ -93,6 +93,12 @@ type Store struct {
 	titles  map[string]*titleEntry  // by path
 	logs    *lru                    // parsed logs by path
 	byID    map[string]idEntry      // session id → its log, from the last scan
+	// unread holds, from the last scan, the errors of logs whose header
+	// was not read (not a regular file, a link, unreadable, a bad header),
+	// by the name of their session directory ("" for OpenFile's log): an
+	// id with no listed log whose directory name is the id's gets that
+	// error rather than a bare not-found.
+	unread map[string]error
 }
 
 type idEntry struct {
@@ -147,10 +153,16 @@ func Open(root string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// OpenFile returns a store over one log file.
+// OpenFile returns a store over one log file, which may be a symbolic
+// link to one; anything but a regular file (a FIFO, a directory, a
+// device) is refused with ErrNotRegular.
 func OpenFile(path string, opts ...Option) (*Store, error) {
-	if _, err := os.Stat(path); err != nil {
+	fi, err := os.Stat(path)
+	if err != nil {
 		return nil, ioErr(path, err)
+	}
+	if err := notRegular(path, fi); err != nil {
+		return nil, err
 	}
 	s := newStore(opts)
 	s.single = path
@@ -160,9 +172,34 @@ func OpenFile(path string, opts ...Option) (*Store, error) {
 // where names the store's root or file in errors.
 func (s *Store) where() string { return s.root + s.single }
 
-// notFound is the error for an id with no log.
+// notFound is the error for an id with no listed log: the error of the
+// log in the id's session directory when there is one that could not be
+// read (or of OpenFile's log), else ErrNotFound.
 func (s *Store) notFound(id string) error {
+	key := ""
+	if s.single == "" {
+		key = sessionDir(id)
+	}
+	s.mu.Lock()
+	err := s.unread[key]
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	return &LogError{Path: s.where(), Err: ErrNotFound, Detail: fmt.Sprintf("no log for session %q", id)}
+}
+
+// notRegular is the error for a path whose (followed) mode is not a
+// regular file's, nil for a regular file.
+func notRegular(path string, fi os.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	what := fi.Mode().Type().String()
+	if fi.IsDir() {
+		what = "directory"
+	}
+	return &LogError{Path: path, Err: ErrNotRegular, Detail: fmt.Sprintf("a %s, not a regular file", what)}
 }
 
 // notFollowed is the error for a symbolic link below the root.
@@ -354,10 +391,21 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 		infos = append(infos, s.header(f.path, f.fi))
 	}
 	byID := make(map[string]idEntry, len(infos))
+	unread := map[string]error{}
 	first := make(map[string]int, len(infos)) // id → index in infos of its log
 	for i := range infos {
 		in := &infos[i]
 		if in.Err != nil {
+			key := ""
+			if s.single == "" {
+				key = filepath.Base(filepath.Dir(in.Path))
+				if rel, err := filepath.Rel(s.root, in.Path); err == nil && strings.Count(filepath.ToSlash(rel), "/") == 1 {
+					key = filepath.Base(in.Path) // a linked session directory
+				}
+			}
+			if _, ok := unread[key]; !ok {
+				unread[key] = in.Err
+			}
 			continue
 		}
 		if s.root != "" {
@@ -388,7 +436,7 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 		byID[in.Header.ID] = idEntry{err: err}
 	}
 	s.mu.Lock()
-	s.byID = byID
+	s.byID, s.unread = byID, unread
 	for path := range s.titles { // forget the titles of logs that are gone
 		if _, ok := s.headers[path]; !ok {
 			delete(s.titles, path)
@@ -414,6 +462,9 @@ func (s *Store) files() ([]logFile, error) {
 		fi, err := os.Stat(s.single)
 		if err != nil {
 			return nil, ioErr(s.single, err)
+		}
+		if err := notRegular(s.single, fi); err != nil {
+			return []logFile{{path: s.single, err: err}}, nil
 		}
 		return []logFile{{path: s.single, fi: fi}}, nil
 	}
@@ -457,7 +508,7 @@ func (s *Store) files() ([]logFile, error) {
 				case fi.Mode()&fs.ModeSymlink != 0:
 					out = append(out, logFile{path: path, err: notFollowed(path)})
 				case !fi.Mode().IsRegular():
-					out = append(out, logFile{path: path, err: &LogError{Path: path, Err: ErrNotRegular, Detail: fmt.Sprintf("a %v, not a regular file", fi.Mode().Type())}})
+					out = append(out, logFile{path: path, err: notRegular(path, fi)})
 				default:
 					out = append(out, logFile{path: path, fi: fi})
 				}
