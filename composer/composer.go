@@ -233,6 +233,15 @@ func (m *Model) SetVirtualCursor(v bool) { m.virtual = v }
 // methods.
 func (m Model) Picker() picker.Model { return m.picker }
 
+// RefreshPicker asks the open picker's sources again for its query (see
+// picker.Model.Refresh); call it when the sessions behind them changed.
+// It does nothing while the picker is closed.
+func (m *Model) RefreshPicker() tea.Cmd {
+	var cmd tea.Cmd
+	m.picker, cmd = m.picker.Refresh()
+	return cmd
+}
+
 // SetPickerStyles restyles the embedded picker (for a light terminal,
 // say).
 func (m *Model) SetPickerStyles(s picker.Styles) { m.picker.SetStyles(s) }

@@ -118,7 +118,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	if msg.finished {
 		m.index.running, m.index.synced, m.index.stats, m.index.err = false, true, msg.stats, msg.err
 		m.layout()
-		return nil
+		return m.comp.RefreshPicker() // an open picker's hits cover the whole index now
 	}
 	m.index.done, m.index.total = msg.done, msg.total
 	m.layout()

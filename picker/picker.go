@@ -303,6 +303,22 @@ func (m Model) Close() Model {
 	return m
 }
 
+// Refresh asks the sources again for the current query, for a host whose
+// sessions changed while the picker is open (a store finished loading, an
+// index finished a sync): the cache is dropped and both sections are
+// fetched anew. The rows on screen stay until the answers arrive, and a
+// pick waiting for the first match still waits for it.
+func (m Model) Refresh() (Model, tea.Cmd) {
+	if !m.open {
+		return m, nil
+	}
+	m.cache, m.cacheKeys = nil, nil
+	accept := m.acceptOnArrival
+	m, cmd := m.runQuery(m.query)
+	m.acceptOnArrival = accept
+	return m, cmd
+}
+
 // SetQuery changes the query. A cached answer shows at once; otherwise one
 // fetch starts, with its own context, and the previous one is cancelled.
 func (m Model) SetQuery(query string) (Model, tea.Cmd) {

@@ -1,0 +1,47 @@
+package picker
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// Refresh fetches the open query again, past the cache, so a picker that
+// was open while its store filled shows the sessions that arrived.
+func TestRefreshRefetchesTheOpenQuery(t *testing.T) {
+	var mu sync.Mutex
+	cands := []sessionref.Candidate{{SessionID: "a", Label: "alpha"}}
+	src := SourceFunc(func(ctx context.Context, q string) ([]sessionref.Candidate, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]sessionref.Candidate(nil), cands...), nil
+	})
+	m := newTestPicker(src)
+	m, cmd := m.Open("al")
+	m, _ = settle(m, cmd)
+	if len(m.Items()) != 1 {
+		t.Fatalf("first answer: %d rows", len(m.Items()))
+	}
+	mu.Lock()
+	cands = append(cands, sessionref.Candidate{SessionID: "b", Label: "alps"})
+	mu.Unlock()
+	m, cmd = m.SetQuery("al") // the same query: answered from the cache, nothing new
+	m, _ = settle(m, cmd)
+	if len(m.Items()) != 1 {
+		t.Fatalf("the same query fetched again: %d rows", len(m.Items()))
+	}
+	m, cmd = m.Refresh()
+	if len(m.Items()) != 1 {
+		t.Fatal("the rows on screen went before the new answer came")
+	}
+	m, _ = settle(m, cmd)
+	if len(m.Items()) != 2 || !m.Fresh() {
+		t.Fatalf("after Refresh: %d rows, fresh %v", len(m.Items()), m.Fresh())
+	}
+	m = m.Close()
+	if _, cmd := m.Refresh(); cmd != nil {
+		t.Fatal("a closed picker fetched")
+	}
+}
