@@ -38,8 +38,18 @@
 // stops the decoding. Files are never written, truncated, locked or
 // repaired. Parsed logs are cached by file identity and version (device,
 // inode, size, mtime, ctime, mode; size and times where there is no
-// inode) within a byte budget ([WithCacheBytes]); a log that grew is
-// decoded from the last whole line or frame read when the bytes before
-// it are unchanged (otherwise in full, as a rewrite), and a file that
-// changes during a read is read again.
+// inode) within a byte budget ([WithCacheBytes]); a file that changes
+// during a read is read again. A log whose key changed is decoded as an
+// append, from the last whole line or frame read, only when it is the
+// same file (device and inode), strictly bigger, the 64 bytes before that
+// stop are unchanged and its first 4 KiB (the header and first records)
+// hash as before; anything else is read in full, as a rewrite: a
+// same-size change of any kind (even with the mtime put back: the ctime
+// or mode moved), a shrink, a new inode, a change of the first 4 KiB or
+// of the 64 bytes before the stop. Not detected, at this bounded cost (a
+// few KiB read per check): a rewrite in place into a bigger file that
+// keeps both of those byte ranges but changes bytes between them; it is
+// served as the old prefix plus the appended records; nor, where the
+// system gives no ctime (Windows), a same-size rewrite with the mtime put
+// back. The same rules apply to the title scan's cache.
 package dshlog

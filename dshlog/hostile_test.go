@@ -332,3 +332,69 @@ func TestOpenFileFollowsItsOwnLink(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRewriteKeepingTheMark: a rewrite in place that keeps the bytes
+// before the last stop is still told from an append when it changes the
+// log's first 4 KiB (then grows), or when it keeps the size and even the
+// mtime (the ctime changed); for surfaces and titles alike.
+func TestRewriteKeepingTheMark(t *testing.T) {
+	ctx := context.Background()
+	data := string(fixture(t, "acp-multi-turn.jsonl"))
+	id := "228b7b82-84ed-49b7-a567-981c03b28c77"
+	// The same length, so every later byte keeps its offset.
+	edited := strings.ReplaceAll(data, "Reply with exactly the word: ONE.", "Reply with exactly the word: SIX.")
+	if edited == data || strings.Index(data, "word: ONE.") > headLen-100 || edited[len(data)-markLen:] != data[len(data)-markLen:] {
+		t.Fatal("the fixture changed; pick another edit")
+	}
+	titled := func(title string) string {
+		return `{"type":"session","version":0,"id":"rw","createdAt":1,"cwd":"/w","delegationDepth":0}` + "\n" +
+			titleLine(0, title) + strings.Repeat(`{"type":"x/y","seq":1,"time":1,"ignorable":true}`+"\n", 3)
+	}
+	for _, tc := range []struct {
+		name             string
+		before, after    string
+		keepMtime, title bool
+	}{
+		{"grown, head changed", data, edited + `{"type":"turn/sta`, false, false},
+		{"same size, mtime kept", data, edited, true, false},
+		{"title grown, head changed", titled("alpha"), titled("omega") + `{"ty`, false, true},
+		{"title same size, mtime kept", titled("alpha"), titled("omega"), true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), RawName)
+			os.WriteFile(path, []byte(tc.before), 0o644)
+			old, _ := os.Stat(path)
+			s, _ := OpenFile(path)
+			read := func(s *Store) any {
+				if tc.title {
+					ts, err := s.ReadTitles(ctx, []string{"rw"})
+					if err != nil || ts[0].Err != nil || ts[0].Title == nil {
+						t.Fatal(ts, err)
+					}
+					return ts[0].Title.Text
+				}
+				sf, err := s.ReadSurface(ctx, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return sf
+			}
+			first := read(s)
+			rewriteInPlace(t, path, tc.after)
+			if tc.keepMtime {
+				if err := os.Chtimes(path, old.ModTime(), old.ModTime()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			now, _ := os.Stat(path)
+			if k1, k2 := fileKeyOf(old), fileKeyOf(now); !k1.sameFile(k2) || (tc.keepMtime && (k1.size != k2.size || k1.mtime != k2.mtime)) {
+				t.Fatalf("not the rewrite meant: %+v %+v", k1, k2)
+			}
+			fresh, _ := OpenFile(path)
+			second, want := read(s), read(fresh)
+			if !reflect.DeepEqual(second, want) || reflect.DeepEqual(second, first) {
+				t.Fatalf("a rewrite in place was served as before: %v", second)
+			}
+		})
+	}
+}

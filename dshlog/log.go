@@ -73,6 +73,8 @@ type parsed struct {
 	// mark is the input just before committed: a file that grew is
 	// decoded as an append only when these bytes are still there.
 	mark []byte
+	// headSum hashes the first bytes (see headSum): checked with mark.
+	headSum uint64
 	// decoded counts the decoded bytes of the committed part, against
 	// the store's cap.
 	decoded int64

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"os"
@@ -158,15 +159,28 @@ func readAll(f *os.File, from, size int64) ([]byte, error) {
 	return buf[:n], nil
 }
 
-// appendOnly reports whether the file still holds mark just before
-// offset, so bytes past offset can be read as an append.
-func appendOnly(f *os.File, offset int64, mark []byte) bool {
+// appendOnly reports whether bytes past offset can be read as an
+// append: the file still holds mark just before offset, and its first
+// bytes still hash to head (see headSum).
+func appendOnly(f *os.File, offset int64, mark []byte, head uint64) bool {
 	if offset < int64(len(mark)) {
 		return false
 	}
 	got := make([]byte, len(mark))
 	n, _ := f.ReadAt(got, offset-int64(len(mark)))
-	return n == len(mark) && bytes.Equal(got, mark)
+	return n == len(mark) && bytes.Equal(got, mark) && headSum(f, offset) == head
+}
+
+// headLen is how many of a log's first bytes are hashed to tell an
+// append from a rewrite, besides the markLen bytes before the stop.
+const headLen = 4 << 10
+
+// headSeed seeds the hashes of log heads (compared only within a process).
+var headSeed = maphash.MakeSeed()
+
+// headSum hashes the file's first min(headLen, offset) bytes.
+func headSum(f io.ReaderAt, offset int64) uint64 {
+	return maphash.Bytes(headSeed, readRange(f, 0, min(headLen, offset)))
 }
 
 // changed reports whether the open file's key is no longer key.
@@ -234,8 +248,10 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 	if key.size > s.maxLogBytes {
 		return nil, key, logErr(path, 0, ErrTooLarge, "%d bytes on disk, over the cap of %d", key.size, s.maxLogBytes)
 	}
-	grew := c != nil && c.key.sameFile(key) && key.size >= c.key.size && c.p.err == nil && !c.p.stopped &&
-		appendOnly(f, c.p.committed, c.p.mark)
+	// Same size and a new key (a time, the mode) is a rewrite in place, not
+	// an append: read in full.
+	grew := c != nil && c.key.sameFile(key) && key.size > c.key.size && c.p.err == nil && !c.p.stopped &&
+		appendOnly(f, c.p.committed, c.p.mark, c.p.headSum)
 	var p *parsed
 	base := int64(0)
 	if grew {
@@ -272,6 +288,7 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 		}
 		return nil, key, ioErr(path, err)
 	}
+	p.headSum = headSum(f, p.committed)
 	return p, key, nil
 }
 
@@ -335,8 +352,8 @@ func (s *Store) scanTitle(ctx context.Context, path string, prev *titleEntry) (*
 	}
 	defer f.Close()
 	e := &titleEntry{path: path, key: key, tooLong: -1, tailLong: -1}
-	if prev != nil && prev.err == nil && prev.key.sameFile(key) && key.size >= prev.key.size &&
-		appendOnly(f, prev.committed, prev.mark) {
+	if prev != nil && prev.err == nil && prev.key.sameFile(key) && key.size > prev.key.size &&
+		appendOnly(f, prev.committed, prev.mark, prev.headSum) {
 		e.committed, e.mark, e.title, e.decoded, e.tooLong = prev.committed, prev.mark, prev.title, prev.decoded, prev.tooLong
 	}
 	scanned := e.committed // raw: file offset; zstd: decoded offset
@@ -369,6 +386,7 @@ func (s *Store) scanTitle(ctx context.Context, path string, prev *titleEntry) (*
 		e.err = logErr(path, 0, ErrCorrupt, "%v", err)
 	}
 	e.title, e.tooLong = sc.title, sc.tooLong
+	e.headSum = headSum(f, e.committed)
 	return e, nil
 }
 

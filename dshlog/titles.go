@@ -353,6 +353,7 @@ type titleEntry struct {
 	key       fileKey
 	committed int64  // input offset after the last whole line (raw) or frame (zstd)
 	mark      []byte // the input just before committed
+	headSum   uint64 // the input's first bytes, hashed (see headSum)
 	decoded   int64  // decoded bytes so far (zstd), against the cap
 	title     *sessionref.Title
 	tooLong   int64             // the scan's tooLong: a title record too long to read, -1 when none
