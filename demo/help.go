@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -24,14 +25,24 @@ type hint struct {
 func (m Model) shortHints() []hint {
 	k := m.keys
 	var hs []hint
-	if _, ok := m.lastCard(); ok && !m.comp.Picker().IsOpen() {
-		for _, b := range m.lastCardKeys().ShortHelp() {
+	if seq, ok := m.lastCard(); ok && !m.comp.Picker().IsOpen() {
+		ck := m.lastCardKeys()
+		for _, b := range ck.ShortHelp() {
+			if b.Help() == ck.Toggle.Help() && b.Enabled() {
+				// Say what it does now: shorter than "expand/collapse", so
+				// the paging keys fit beside it.
+				do := "expand card"
+				if m.cards[seq].Expanded() {
+					do = "collapse card"
+				}
+				b.SetHelp(b.Help().Key, do)
+			}
 			hs = append(hs, hint{b, 4})
 		}
 	}
-	hs = append(hs, hint{k.Inspect, 5}) // the stand-in reply names ctrl+t too
-	if !m.comp.Picker().IsOpen() && m.vp.TotalLineCount() > m.vp.Height() {
-		hs = append(hs, hint{k.ScrollUp, 6}, hint{k.ScrollDown, 7})
+	hs = append(hs, hint{k.Inspect, 6}) // the stand-in reply names ctrl+t too
+	if !m.comp.Picker().IsOpen() && m.scrollable() {
+		hs = append(hs, hint{m.scrollHint(), 5})
 	}
 	return append(hs, hint{k.Help, 2}, hint{k.Quit, 1})
 }
@@ -71,11 +82,45 @@ type helpSection struct {
 // keys a component turned off for good (the card's scrolling) are not.
 func (m Model) helpSections() []helpSection {
 	return []helpSection{
-		{"Writing", m.comp.KeyMap().FullHelp(), true},
+		{"Writing", m.writingHelp(), true},
 		{"In the picker (after @)", m.comp.Picker().KeyMap().FullHelp(), true},
 		{"Reference cards", m.lastCardKeys().FullHelp(), false},
 		{"Screens", m.keys.FullHelp(), false},
+		{"Mouse", m.mouseHelp(), false},
 	}
+}
+
+// writingHelp is the composer's keys for F1, with every key that makes a
+// newline on a row of its own, not only the one the footer names:
+// terminals differ in which of them reach the program.
+func (m Model) writingHelp() [][]key.Binding {
+	ck := m.comp.KeyMap()
+	nl := ck.InsertNewline
+	groups := ck.FullHelp()
+	for gi, g := range groups {
+		for i, b := range g {
+			if len(b.Keys()) < 2 || !slices.Equal(b.Keys(), nl.Keys()) {
+				continue
+			}
+			var more []key.Binding
+			for _, k := range b.Keys() {
+				if k != b.Help().Key {
+					more = append(more, key.NewBinding(key.WithKeys(k), key.WithHelp(k, b.Help().Desc), withEnabled(b.Enabled())))
+				}
+			}
+			groups[gi] = slices.Concat(g[:i+1], more, g[i+1:])
+			return groups
+		}
+	}
+	return groups
+}
+
+// withEnabled is key.WithDisabled when on is false.
+func withEnabled(on bool) key.BindingOpt {
+	if on {
+		return func(*key.Binding) {}
+	}
+	return key.WithDisabled()
 }
 
 func enabled(groups [][]key.Binding, all bool) [][]key.Binding {

@@ -3,6 +3,7 @@ package demo
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -110,9 +111,9 @@ func (m Model) View() tea.View {
 	var content string
 	switch m.screen {
 	case inspectScreen:
-		content = m.overlayView(inspectorTitle, m.inspVP.View(), scrollPosition(m.inspVP.TotalLineCount(), m.inspVP.YOffset(), m.inspVP.Height()))
+		content = m.overlayView(inspectorTitle, m.inspVP)
 	case helpScreen:
-		content = m.overlayView(helpTitle, m.helpVP.View(), scrollPosition(m.helpVP.TotalLineCount(), m.helpVP.YOffset(), m.helpVP.Height()))
+		content = m.overlayView(helpTitle, m.helpVP)
 	default:
 		parts := []string{m.header(), m.vp.View()}
 		if s := m.statusView(); s != "" {
@@ -126,6 +127,8 @@ func (m Model) View() tea.View {
 		if r := p.Rect(); r.W > 0 {
 			layers = append(layers, lipgloss.NewLayer(p.View()).X(r.X).Y(r.Y).Z(1))
 		}
+	} else if m.screen == chatScreen {
+		layers = append(layers, m.scrollMarks()...)
 	}
 	frame := lipgloss.NewCompositor(layers...).Render()
 	if m.quitting && m.opts.Inline {
@@ -156,18 +159,20 @@ func (m Model) overlayTitle(title string) string {
 }
 
 // overlayView is a full screen (inspector, keys): its title and the way
-// out on top, the scroll position and keys at the bottom.
-func (m Model) overlayView(title, body, pos string) string {
+// out on top, the scroll position and keys at the bottom. The scroll
+// keys are offered only when there is more than the screen shows.
+func (m Model) overlayView(title string, vp viewport.Model) string {
 	top := m.overlayTitle(title)
+	total := vp.TotalLineCount()
 	// The position and the way out first; the scroll keys when they fit.
-	bottom := pos + " · esc back"
-	if full := bottom + " · ↑/↓ pgup/pgdn scroll"; textutil.Width(full) <= m.w {
+	bottom := scrollPosition(total, vp.YOffset(), vp.Height()) + " · esc back"
+	if full := bottom + " · ↑/↓ pgup/pgdn scroll"; total > vp.Height() && textutil.Width(full) <= m.w {
 		bottom = full
 	}
 	if m.confirmQuit {
 		bottom = "ctrl+c again quits and loses the draft"
 	}
-	return top + "\n" + body + "\n" + m.st.meta.Render(textutil.Fit(bottom, m.w))
+	return top + "\n" + vp.View() + "\n" + m.st.meta.Render(textutil.Fit(bottom, m.w))
 }
 
 // Least widths the header shortens the title and the cwd to before it

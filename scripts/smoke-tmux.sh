@@ -124,6 +124,7 @@ fits 40 12
 keys PageDown
 keys PageDown
 keys PageDown
+keys PageDown
 expect "ctrl+c quit"
 keys Escape
 expect "f1 more keys"
@@ -142,6 +143,25 @@ typed "@"
 expect "this dir"
 fits 200 60
 ok "200x60: F1 shows every key at once, the picker opens"
+
+# ---- an expanded card says what is below it, and paging shows it ---------
+start scroll 80 24 --seed 7 --count 200
+expect "No messages yet"
+typed "compare @pars"
+expect "this dir"
+keys Tab
+typed "with the fix"
+keys Enter
+expect "Referenced 1 session"
+keys C-o
+expect "more lines · pgdn"
+expect "pgup/pgdn scroll"
+for _ in 1 2 3 4 5; do keys PageDown; done
+expect "more lines · pgup"
+expect_not "more lines · pgdn"
+expect "demo stand-in"
+fits 80 24
+ok "80x24: an expanded card says how many lines are below and pgdn shows them"
 
 # ---- Enter with nothing pickable does not send ---------------------------
 start unpickable 80 24 --seed 7 --count 200

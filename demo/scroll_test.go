@@ -1,0 +1,148 @@
+package demo
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+var (
+	ctrlO = tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
+	pgUp  = tea.KeyPressMsg{Code: tea.KeyPgUp}
+)
+
+var (
+	moreBelow = regexp.MustCompile(`↓ (\d+) more lines? · pgdn`)
+	moreAbove = regexp.MustCompile(`↑ (\d+) more lines? · pgup`)
+)
+
+// TestTranscriptSaysThereIsMore: after ctrl+o expands a card (here at
+// 80×16: the test store's sessions are short), the message and reply below it are out of view, and the transcript
+// says so with the key that shows them; paging down to the end takes the
+// sign away and one for the lines above appears; the hint line names
+// the paging keys while the transcript scrolls.
+func TestTranscriptSaysThereIsMore(t *testing.T) {
+	m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 80, 16, nil)
+	if moreBelow.MatchString(text(m)) || moreAbove.MatchString(text(m)) {
+		t.Fatalf("a scroll sign on a transcript that fits:\n%s", text(m))
+	}
+	if strings.Contains(lastLine(m), "pgup") {
+		t.Fatalf("paging keys offered with nothing to page: %q", lastLine(m))
+	}
+	m = drive(m, ctrlO)
+	sc := text(m)
+	below := moreBelow.FindStringSubmatch(sc)
+	if below == nil {
+		t.Fatalf("expanded card hides the rest with no sign:\n%s", sc)
+	}
+	if want := m.vp.TotalLineCount() - m.vp.YOffset() - m.vp.Height(); below[1] != itoa(want) {
+		t.Fatalf("sign says %s more lines, %d are below", below[1], want)
+	}
+	if !strings.Contains(lastLine(m), "pgup/pgdn scroll") {
+		t.Fatalf("hint line %q does not name the paging keys", lastLine(m))
+	}
+	for range 20 {
+		m = drive(m, pgDn)
+	}
+	sc = text(m)
+	if moreBelow.MatchString(sc) || !moreAbove.MatchString(sc) || !strings.Contains(sc, "Assistant") {
+		t.Fatalf("at the end:\n%s", sc)
+	}
+	for _, l := range strings.Split(sc, "\n") {
+		if moreAbove.MatchString(l) && !strings.HasSuffix(strings.TrimRight(l, " "), "pgup") {
+			t.Fatalf("the sign is not at the right: %q", l)
+		}
+	}
+	m = drive(m, pgUp)
+	if !moreBelow.MatchString(text(m)) {
+		t.Fatalf("back up, no sign below:\n%s", text(m))
+	}
+	// While the picker is open it lies over the transcript: no sign.
+	m = typeIn(m, "@")
+	if !m.comp.Picker().IsOpen() || moreBelow.MatchString(text(m)) || moreAbove.MatchString(text(m)) {
+		t.Fatalf("picker open:\n%s", text(m))
+	}
+}
+
+// TestScrollSignsFitSmall: at 40×12 the signs fit the width and the
+// screen its height.
+func TestScrollSignsFitSmall(t *testing.T) {
+	m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 40, 12, nil)
+	m = drive(m, ctrlO)
+	m = drive(m, pgDn)
+	sc := text(m)
+	if !moreBelow.MatchString(sc) || !moreAbove.MatchString(sc) {
+		t.Fatalf("no signs at 40×12:\n%s", sc)
+	}
+	lines := strings.Split(sc, "\n")
+	if len(lines) > 12 {
+		t.Fatalf("%d lines", len(lines))
+	}
+}
+
+// TestHelpListsMouseAndEveryNewlineKey: F1 names the mouse's uses and
+// every key that makes a newline, not only shift+enter.
+func TestHelpListsMouseAndEveryNewlineKey(t *testing.T) {
+	m := at(t, scenario{"help", sessionref.Config{}, func(m Model) Model { return drive(m, f1) }}, 200, 60, nil)
+	sc := text(m)
+	for _, want := range []string{"shift+enter", "alt+enter", "ctrl+j", "wheel", "scroll the transcript", "click", "expand/collapse a card", "pgup", "pgdn"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("F1 lacks %q", want)
+		}
+	}
+	// Everything fits at 200×60: no scroll keys offered.
+	if strings.Contains(lastLine(m), "scroll") || !strings.Contains(lastLine(m), "all ") {
+		t.Errorf("F1 footer offers scrolling with nothing to scroll: %q", lastLine(m))
+	}
+	small := at(t, scenario{"help", sessionref.Config{}, func(m Model) Model { return drive(m, f1) }}, 80, 24, nil)
+	if !strings.Contains(lastLine(small), "pgup/pgdn scroll") {
+		t.Errorf("F1 footer at 80×24 does not offer scrolling: %q", lastLine(small))
+	}
+	noMouse := at(t, scenario{"help", sessionref.Config{}, func(m Model) Model { return drive(m, f1) }}, 200, 60, func(o *Options) { o.NoMouse = true })
+	if strings.Contains(text(noMouse), "wheel") {
+		t.Error("F1 names the mouse with mouse reporting off")
+	}
+}
+
+// TestInspectorSummaryKeepsIndent: a reference's summary line that wraps
+// at 40 columns keeps its indent on every line.
+func TestInspectorSummaryKeepsIndent(t *testing.T) {
+	m := at(t, scenario{"inspector", sessionref.Config{}, func(m Model) Model { return drive(sendWithReference(m), ctrlT) }}, 40, 12, nil)
+	lines := strings.Split(stripAll(m.inspVP.GetContent()), "\n")
+	in := false
+	n := 0
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "── message 1 of 2"):
+			in = true
+			continue
+		case in && strings.HasPrefix(l, "session-reference"):
+			continue // the title's own wrap
+		case in && strings.TrimSpace(l) == "":
+			in = false
+		case in:
+			n++
+			if !strings.HasPrefix(l, "   ") {
+				t.Errorf("summary line without its indent: %q", l)
+			}
+		}
+	}
+	if n < 2 {
+		t.Fatalf("the summary did not wrap (%d lines):\n%s", n, strings.Join(lines, "\n"))
+	}
+}
+
+func lastLine(m Model) string {
+	lines := strings.Split(text(m), "\n")
+	return lines[len(lines)-1]
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func stripAll(s string) string { return ansi.Strip(s) }
