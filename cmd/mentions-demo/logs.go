@@ -49,7 +49,7 @@ func addLogs(o *demo.Options, root string, dsh bool, generated int) error {
 	}
 	o.Others = store
 	// The counts first: a narrow header cuts the end.
-	o.StoreName = fmt.Sprintf("%d generated + %d DeepSeek Harness sessions in %s", generated, listed, root)
+	o.StoreName = fmt.Sprintf("%d generated + %s in %s", generated, plural(listed, "DeepSeek Harness session"), root)
 	o.Notice = rootNotice(root, listed, infos, looseLogs(root))
 	return nil
 }
@@ -93,7 +93,7 @@ func rootNotice(root string, listed int, infos []dshlog.Info, loose int) string 
 	if len(parts) == 0 {
 		parts = append(parts, "no logs found")
 	}
-	return fmt.Sprintf("%d DeepSeek Harness sessions in %s (%s; expected %s)", listed, root, strings.Join(parts, "; "), layout)
+	return fmt.Sprintf("%s in %s (%s; expected %s)", plural(listed, "DeepSeek Harness session"), root, strings.Join(parts, "; "), layout)
 }
 
 // looseLogs counts the regular *.jsonl and *.jsonl.zstd files directly

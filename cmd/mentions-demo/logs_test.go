@@ -96,7 +96,7 @@ func TestAddLogsQuietWhenFine(t *testing.T) {
 	if err := addLogs(&o, root, false, 0); err != nil {
 		t.Fatal(err)
 	}
-	if o.Notice != "" || !strings.HasPrefix(o.StoreName, "0 generated + 1 DeepSeek Harness sessions in ") {
+	if o.Notice != "" || !strings.HasPrefix(o.StoreName, "0 generated + 1 DeepSeek Harness session in ") {
 		t.Fatalf("notice %q, store name %q", o.Notice, o.StoreName)
 	}
 }
