@@ -33,9 +33,22 @@
 // (a session read by id whose log is a FIFO, socket, device, directory
 // or link gets that file's ErrNotRegular error, as listing does, and
 // OpenFile refuses such a path); symbolic links below the root are not
-// followed; zstd output is counted
-// against a cap while it streams ([WithMaxLogBytes]); a context that ends
-// stops the decoding. Files are never written, truncated, locked or
+// followed; a context that ends stops the decoding.
+//
+// Bombs cost little: zstd output is counted while it streams, never
+// materialised first, against a cap ([WithMaxLogBytes], 256 MiB by
+// default; a raw log's size on disk is held to it too) and, for a zstd
+// log, against 1024 times its size on disk (at least 32 MiB): JSON lines
+// compress 5 to 50 times, a bomb thousands of times. A record (line)
+// longer than 16 MiB is an ErrTooLarge error naming its line, raised as
+// the line streams past that size; an empty line inside a complete zstd
+// frame is corruption at that line, raised when it is decoded, so a frame
+// of newlines stops at once. Past a cap or the record size, a read or a
+// title fails
+// with a typed error naming the file; the cost is bounded by those sizes
+// (a frame's text is kept until the frame ends, a line's until it ends),
+// not by what the file would decode to.
+// Files are never written, truncated, locked or
 // repaired. Parsed logs are cached by file identity and version (device,
 // inode, size, mtime, ctime, mode; size and times where there is no
 // inode) within a byte budget ([WithCacheBytes]); a file that changes

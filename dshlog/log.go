@@ -116,9 +116,15 @@ func (p *parsed) feed(fd feeder, chunk []byte, base int64) error {
 	if p.zstd {
 		var frameText []byte
 		committedUsed := bud.used
+		var atLine int // lines before the frame being decoded
 		end, err := walkFrames(chunk, func(fr frame, data []byte) error {
 			frameText = frameText[:0]
+			guard := lineGuard{blankIsBad: fr.complete}
+			atLine = p.line
 			err := decodeFrame(fr, data, bud, fd.stop, func(b []byte) error {
+				if err := guard.check(b); err != nil {
+					return err
+				}
 				if n := len(frameText) + len(b); n > cap(frameText) {
 					// Double, rather than append's gentler growth for big
 					// slices: a frame at the cap costs about twice the cap.
@@ -142,10 +148,18 @@ func (p *parsed) feed(fd feeder, chunk []byte, base int64) error {
 			committedUsed = bud.used
 			return p.take(fd, frameText)
 		})
-		if err != nil {
-			if errors.Is(err, errTooLarge) || fd.ctx.Err() != nil {
-				return err
-			}
+		var le *lineErr
+		switch {
+		case err == nil:
+		case errors.Is(err, errTooLarge) || fd.ctx.Err() != nil:
+			return err
+		case errors.As(err, &le) && le.blank:
+			p.setErr(logErr(p.path, atLine+le.line, ErrCorrupt, "%v", le))
+			return nil
+		case errors.As(err, &le):
+			p.setErr(logErr(p.path, atLine+le.line, ErrTooLarge, "%v", le))
+			return nil
+		default:
 			p.setErr(logErr(p.path, 0, ErrCorrupt, "%v", err))
 			return nil
 		}
@@ -289,7 +303,11 @@ func (p *parsed) rawStream(fd feeder, r io.ReaderAt, from, to int64, seg *segmen
 	end, off := from, from
 	for off < to {
 		if len(buf) == cap(buf) { // a line longer than the buffer
-			buf = append(buf, make([]byte, cap(buf)+1)...)[:len(buf)]
+			if len(buf) > maxRecordBytes { // no line end in that many bytes
+				p.setErr(logErr(p.path, p.line+1, ErrTooLarge, "a record longer than %d bytes", maxRecordBytes))
+				break
+			}
+			buf = append(make([]byte, 0, min(2*cap(buf), maxRecordBytes+1)), buf...)
 		}
 		n, _ := r.ReadAt(buf[len(buf):min(int64(cap(buf)), int64(len(buf))+to-off)], off)
 		if n == 0 {

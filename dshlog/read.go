@@ -263,7 +263,7 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 	if p == nil {
 		p = &parsed{path: path, zstd: strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(readRange(f, 0, 4), zstdMagic)}
 	}
-	fd := feeder{ctx: ctx, cap: s.maxLogBytes}
+	fd := feeder{ctx: ctx, cap: s.capFor(p.zstd, key.size)}
 	if p.zstd {
 		var data []byte
 		if data, err = readAll(f, base, key.size); err != nil {
@@ -284,7 +284,7 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 	}
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			return nil, key, logErr(path, 0, ErrTooLarge, "decodes to more than the cap of %d bytes", s.maxLogBytes)
+			return nil, key, s.capErr(path, p.zstd, key.size)
 		}
 		return nil, key, ioErr(path, err)
 	}
@@ -381,7 +381,9 @@ func (s *Store) scanTitle(ctx context.Context, path string, prev *titleEntry) (*
 	case ctx.Err() != nil:
 		return nil, ioErr(path, ctx.Err())
 	case errors.Is(err, errTooLarge):
-		e.err = logErr(path, 0, ErrTooLarge, "decodes to more than the cap of %d bytes", s.maxLogBytes)
+		e.err = s.capErr(path, isZstd, key.size)
+	case errors.As(err, new(*lineErr)):
+		e.err = logErr(path, 0, ErrTooLarge, "%v", err)
 	default:
 		e.err = logErr(path, 0, ErrCorrupt, "%v", err)
 	}
@@ -433,17 +435,30 @@ func (s *Store) scanTitleZstd(ctx context.Context, f *os.File, e *titleEntry, sc
 	if err != nil {
 		return err
 	}
-	bud := &budget{used: e.decoded, cap: s.maxLogBytes}
+	bud := &budget{used: e.decoded, cap: s.capFor(true, e.key.size)}
 	stop := ctx.Err
+	var guard lineGuard // blank lines are the reader's concern, not the scan's
 	committedUsed := bud.used
 	end, err := walkFrames(data, func(fr frame, b []byte) error {
 		if !fr.complete {
 			tsc := newTitleScan(nil, -1, bud.used)
-			err := decodeFrame(fr, b, bud, stop, func(p []byte) error { tsc.write(p); return nil })
+			err := decodeFrame(fr, b, bud, stop, func(p []byte) error {
+				if err := guard.check(p); err != nil {
+					return err
+				}
+				tsc.write(p)
+				return nil
+			})
 			e.tail, e.tailLong = tsc.title, tsc.tooLong
 			return err
 		}
-		err := decodeFrame(fr, b, bud, stop, func(p []byte) error { sc.write(p); return nil })
+		err := decodeFrame(fr, b, bud, stop, func(p []byte) error {
+			if err := guard.check(p); err != nil {
+				return err
+			}
+			sc.write(p)
+			return nil
+		})
 		committedUsed = bud.used
 		return err
 	})

@@ -76,7 +76,9 @@ func WithCacheBytes(n int64) Option { return func(s *Store) { s.cacheBytes = max
 
 // WithMaxLogBytes caps the decoded bytes of one log ([DefaultMaxLogBytes]):
 // every zstd frame together, a torn last one included, counted while
-// decoding; a raw log's size. Past it, reads fail with [ErrTooLarge].
+// decoding; a raw log's size. A zstd log is also held to 1024 times its
+// size on disk (at least 32 MiB), whichever is lower. Past it, reads
+// fail with [ErrTooLarge].
 func WithMaxLogBytes(n int64) Option { return func(s *Store) { s.maxLogBytes = max(n, 1) } }
 
 // Store is a strictly read-only [sessionref.SessionQuery] over DeepSeek

@@ -173,3 +173,79 @@ func walkFrames(b []byte, onFrame func(fr frame, data []byte) error) (committed 
 	}
 	return committed, nil
 }
+
+// maxRecordBytes bounds one record (one line) of a log: a longer line
+// is an ErrTooLarge error naming the line, found while the text streams,
+// before the line is kept whole. Real records are at most tens of KiB.
+const maxRecordBytes = 16 << 20
+
+// A zstd log may decode to at most maxRatio times its size on disk (and
+// at least ratioFloor, and never past the store's cap): JSON lines
+// compress some 5 to 50 times, a bomb thousands of times.
+const (
+	maxRatio   = 1024
+	ratioFloor = 32 << 20
+)
+
+// capFor is the decoded-bytes cap of a log of onDisk bytes.
+func (s *Store) capFor(isZstd bool, onDisk int64) int64 {
+	if !isZstd {
+		return s.maxLogBytes
+	}
+	return min(s.maxLogBytes, max(ratioFloor, maxRatio*onDisk))
+}
+
+// capErr is the error for a log that decodes past its cap.
+func (s *Store) capErr(path string, isZstd bool, onDisk int64) error {
+	c := s.capFor(isZstd, onDisk)
+	if c < s.maxLogBytes {
+		return logErr(path, 0, ErrTooLarge, "a %d-byte zstd log decodes to more than %d bytes (%d times its size)", onDisk, c, maxRatio)
+	}
+	return logErr(path, 0, ErrTooLarge, "decodes to more than the cap of %d bytes", c)
+}
+
+// lineGuard watches decoded text as it streams, in pieces, before any of
+// it is kept: a line longer than maxRecordBytes, or (when blankIsBad) an
+// empty line, stops the decoding.
+type lineGuard struct {
+	cur        int64 // bytes of the current line so far
+	lines      int   // whole lines seen
+	blankIsBad bool
+}
+
+// lineErr is a guard's complaint about the line-th line it saw.
+type lineErr struct {
+	blank bool // else too long
+	line  int
+}
+
+func (e *lineErr) Error() string {
+	if e.blank {
+		return "an empty line inside a complete zstd frame"
+	}
+	return fmt.Sprintf("a record longer than %d bytes", maxRecordBytes)
+}
+
+func (g *lineGuard) check(b []byte) error {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			g.cur += int64(len(b))
+			break
+		}
+		g.cur += int64(i)
+		if g.cur > maxRecordBytes {
+			break
+		}
+		if g.cur == 0 && g.blankIsBad {
+			return &lineErr{blank: true, line: g.lines + 1}
+		}
+		g.lines++
+		g.cur = 0
+		b = b[i+1:]
+	}
+	if g.cur > maxRecordBytes {
+		return &lineErr{line: g.lines + 1}
+	}
+	return nil
+}

@@ -216,3 +216,82 @@ func TestCancellationReachesTheDecoder(t *testing.T) {
 		t.Fatalf("raw, not cancelled: %v", err)
 	}
 }
+
+// TestBombsStopEarly: zstd bombs under the store's cap are refused after
+// a bounded amount of work, while streaming: a record longer than
+// maxRecordBytes (an error naming its line), an empty line inside a
+// complete frame (corruption at that line, found before the frame is
+// decoded), and a log decoding to more than maxRatio times its size.
+func TestBombsStopEarly(t *testing.T) {
+	const n = 40 << 20 // past maxRecordBytes and ratioFloor, under the default cap
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	defer enc.Close()
+	frame := func(prefix, fill, suffix string) []byte {
+		var b bytes.Buffer
+		w, _ := zstd.NewWriter(&b, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+		w.Write([]byte(prefix))
+		chunk := []byte(strings.Repeat(fill, (1<<20)/len(fill)))
+		for range n / len(chunk) {
+			w.Write(chunk)
+		}
+		w.Write([]byte(suffix))
+		w.Close()
+		return b.Bytes()
+	}
+	head := enc.EncodeAll([]byte(bombHeader), nil)
+	turn := `{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}` + "\n"
+	for _, tc := range []struct {
+		name   string
+		body   []byte
+		want   error
+		line   int
+		detail string
+		alloc  uint64
+	}{
+		{"a long title", frame(`{"type":"session/title","seq":0,"time":1,"data":{"title":"`, "A", `"}}`+"\n"), ErrTooLarge, 2, "record longer", 3 * maxRecordBytes},
+		{"empty lines", frame("", "\n", ""), ErrCorrupt, 2, "empty line", 8 << 20},
+		{"short lines", frame("", turn, ""), ErrTooLarge, 0, "times its size", 3 * ratioFloor},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ZstdName)
+			os.WriteFile(path, append(bytes.Clone(head), tc.body...), 0o644)
+			s, err := OpenFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err = s.ReadSurface(context.Background(), "bomb")
+			ts, terr := s.ReadTitles(context.Background(), []string{"bomb"})
+			runtime.ReadMemStats(&after)
+			var le *LogError
+			if !errors.As(err, &le) || !errors.Is(err, tc.want) || le.Path != path || le.Line != tc.line || !strings.Contains(le.Detail, tc.detail) {
+				t.Fatalf("read: %#v", err)
+			}
+			if terr != nil || (tc.want == ErrTooLarge && !errors.Is(ts[0].Err, ErrTooLarge)) {
+				t.Fatalf("titles: %+v %v", ts, terr)
+			}
+			// Bounded by the record cap (the bytes of a line are kept until
+			// it ends) or the ratio floor (a frame's text is kept until it
+			// ends), not by the 40 MiB decoded.
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > tc.alloc {
+				t.Fatalf("%d MiB allocated", alloc>>20)
+			}
+		})
+	}
+}
+
+// TestRawRecordTooLarge: a raw log's line longer than maxRecordBytes is
+// an ErrTooLarge error naming the file and line, not a record read.
+func TestRawRecordTooLarge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), RawName)
+	body := bombHeader + `{"type":"turn/start","seq":0,"time":1,"data":{"turn":1,"x":"` + strings.Repeat("A", maxRecordBytes) + `"}}` + "\n"
+	os.WriteFile(path, []byte(body), 0o644)
+	s, _ := OpenFile(path)
+	_, err := s.ReadSurface(context.Background(), "bomb")
+	var le *LogError
+	if !errors.As(err, &le) || !errors.Is(err, ErrTooLarge) || le.Path != path || le.Line != 2 {
+		t.Fatalf("%#v", err)
+	}
+}
