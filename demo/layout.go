@@ -96,12 +96,12 @@ func (m Model) statusView() string {
 		s = m.build.progress()
 	case m.build.err != nil:
 		s = "✗ building the corpus failed: " + textutil.Inline(m.build.err.Error())
+	case m.indexStatus() != "":
+		s = m.indexStatus() // the index's progress passes; the notice stays
 	case m.opts.Notice != "":
 		s = textutil.Inline(m.opts.Notice)
 	default:
-		if s = m.indexStatus(); s == "" {
-			return ""
-		}
+		return ""
 	}
 	return m.st.status.Width(max(m.w, 1)).Render(s)
 }

@@ -54,3 +54,17 @@ func TestNoticeShown(t *testing.T) {
 		t.Fatal("a notice without Options.Notice")
 	}
 }
+
+// TestIndexProgressThenNotice: while the index builds its progress is
+// the status line; once it is done the notice is back.
+func TestIndexProgressThenNotice(t *testing.T) {
+	m, _ := startWith(t, 80, 24, func(o *Options) { o.Notice = "0 DeepSeek Harness sessions in /logs" })
+	m.index.running, m.index.done, m.index.total = true, 3, 10
+	if s := ansi.Strip(m.statusView()); !strings.Contains(s, "indexing 3/10") {
+		t.Fatalf("while indexing: %q", s)
+	}
+	m.index.running = false
+	if s := ansi.Strip(m.statusView()); !strings.Contains(s, "0 DeepSeek Harness sessions in /logs") {
+		t.Fatalf("after indexing: %q", s)
+	}
+}
