@@ -353,6 +353,35 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 	return out, nil
 }
 
+// CapturedSeqs returns, for each id, the CapturedThroughSeq ReadSurface
+// would report now, without folding or copying a surface: from the
+// parsed-log cache when it holds the log's current version (one stat
+// each), else by decoding the log (which fills the cache as a read does).
+// An id with no log, an empty log or one that cannot be read gets nil
+// (ReadSurface reports why); a fold error is left to ReadSurface too.
+// Indexers use it to re-read only the sessions that changed.
+func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error) {
+	out := make([]*int64, len(ids))
+	seqs := make([]int64, len(ids))
+	for i, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return nil, ioErr(s.where(), err)
+		}
+		p, err := s.loadID(ctx, id)
+		if ctx.Err() != nil {
+			return nil, ioErr(s.where(), ctx.Err())
+		}
+		if err != nil || p.err != nil {
+			continue
+		}
+		if last := (view{p.events, p.tail, p.closers}).lastSeq(); last >= 0 {
+			seqs[i] = last
+			out[i] = &seqs[i]
+		}
+	}
+	return out, nil
+}
+
 // Open reports whether the session's last turn is still open on disk,
 // which usually means it is live elsewhere.
 func (s *Store) Open(ctx context.Context, id string) (bool, error) {

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -352,4 +353,70 @@ func TestTitleStoreMatchesParse(t *testing.T) {
 		}
 	}
 	_ = filepath.Join
+}
+
+// TestCapturedSeqs: the seq each session's ReadSurface reports, from the
+// cache when it holds the current version (nothing decoded again), and
+// anew after the log grows; nil for a missing or unreadable session.
+func TestCapturedSeqs(t *testing.T) {
+	var _ interface {
+		CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error)
+	} = (*Store)(nil) // discover.SeqLister, which this package does not import
+	root := t.TempDir()
+	ctx := context.Background()
+	var ids []string
+	paths := map[string]string{}
+	for _, name := range []string{"acp-multi-turn.jsonl", "synthetic-unknown-ignorable.jsonl", "synthetic-zstd-compaction-recovery.jsonl.zstd"} {
+		data := fixture(t, name)
+		_, info := open1(t, name)
+		ids = append(ids, info.Header.ID)
+		base := RawName
+		if strings.HasSuffix(name, ".zstd") {
+			base = ZstdName
+		}
+		paths[info.Header.ID] = filepath.Join(root, projectDir(info.Header.Cwd), sessionDir(info.Header.ID), base)
+		os.MkdirAll(filepath.Dir(paths[info.Header.ID]), 0o755)
+		os.WriteFile(paths[info.Header.ID], data, 0o644)
+	}
+	s, _ := Open(root)
+	want := func() []*int64 {
+		var out []*int64
+		for _, id := range ids {
+			sf, err := s.ReadSurface(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, sf.CapturedThroughSeq)
+		}
+		return append(out, nil)
+	}
+	got, err := s.CapturedSeqs(ctx, append(ids, "absent"))
+	if err != nil || !reflect.DeepEqual(got, want()) {
+		t.Fatalf("%v %v, want %v", got, err, want())
+	}
+	cached := map[string]*parsed{}
+	for _, path := range paths {
+		if s.logs.get(path) == nil {
+			t.Fatalf("%s not cached", path)
+		}
+		cached[path] = s.logs.get(path).p
+	}
+	if got, _ = s.CapturedSeqs(ctx, ids); !reflect.DeepEqual(got, want()[:len(ids)]) {
+		t.Fatal("second call differs")
+	}
+	for path, p := range cached {
+		if s.logs.get(path).p != p {
+			t.Fatalf("%s decoded again though cached", path)
+		}
+	}
+	// Growth: a turn/start appended to the raw log.
+	raw := paths[ids[0]]
+	before := *got[0]
+	f, _ := os.OpenFile(raw, os.O_APPEND|os.O_WRONLY, 0)
+	fmt.Fprintf(f, `{"type":"turn/start","seq":%d,"time":1,"data":{"turn":9}}`+"\n", before+1)
+	f.Close()
+	got, _ = s.CapturedSeqs(ctx, ids[:1])
+	if got[0] == nil || *got[0] <= before || !reflect.DeepEqual(got, want()[:1]) {
+		t.Fatalf("after growth %v, was %d", got, before)
+	}
 }
