@@ -258,7 +258,8 @@ func BenchmarkListCandidates100k(b *testing.B) {
 // 100,000 generated sessions, so every session is read and scanned: the
 // worst keystroke. Through the store's TitleLister and through a plain
 // SessionQuery (one title lookup per session), each with the resolver
-// alone and with a Lister that keeps the folded text between keystrokes.
+// alone, with a Lister that keeps the folded text between keystrokes, and
+// with a Lister inside its MaxAge (a burst of typing: no store reads).
 func BenchmarkNoMatch100k(b *testing.B) {
 	s := New()
 	s.Seed(SeedOptions{Count: 100000, Seed: 1})
@@ -270,10 +271,12 @@ func BenchmarkNoMatch100k(b *testing.B) {
 	}{{"titlelister", s}, {"plain", plainQuery{s}}} {
 		r, _ := sessionref.NewResolver(c.q, sessionref.Config{})
 		l := sessionref.NewLister(r, 0)
+		burst := sessionref.NewLister(r, 0)
+		burst.SetMaxAge(time.Hour) // every keystroke inside one burst of typing
 		list := map[string]func(context.Context, sessionref.Target, string, int) ([]sessionref.Candidate, error){
-			"resolver": r.ListCandidates, "lister": l.ListCandidates,
+			"resolver": r.ListCandidates, "lister": l.ListCandidates, "lister-burst": burst.ListCandidates,
 		}
-		for _, how := range []string{"resolver", "lister"} {
+		for _, how := range []string{"resolver", "lister", "lister-burst"} {
 			b.Run(c.name+"/"+how, func(b *testing.B) {
 				list[how](context.Background(), target, "warm", 50)
 				for b.Loop() {

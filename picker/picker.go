@@ -313,6 +313,9 @@ func (m Model) Refresh() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.cache, m.cacheKeys = nil, nil
+	if f, ok := m.source.(forgetter); ok {
+		f.Forget()
+	}
 	accept := m.acceptOnArrival
 	m, cmd := m.runQuery(m.query)
 	m.acceptOnArrival = accept

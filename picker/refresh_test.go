@@ -4,7 +4,9 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -43,5 +45,41 @@ func TestRefreshRefetchesTheOpenQuery(t *testing.T) {
 	m = m.Close()
 	if _, cmd := m.Refresh(); cmd != nil {
 		t.Fatal("a closed picker fetched")
+	}
+}
+
+// A ResolverSource reuses its last read of the store between the
+// keystrokes of a burst; Refresh makes it read the store again, so a
+// session created a moment ago shows at once.
+func TestRefreshReadsAResolverSourceStoreAgain(t *testing.T) {
+	store := fakestore.New()
+	if err := store.Create("one", nil, time.Unix(100, 0)); err != nil {
+		t.Fatal(err)
+	}
+	store.SetTitle("one", "retry bug")
+	r, err := sessionref.NewResolver(store, sessionref.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestPicker(ResolverSource(r, sessionref.Target{ID: "host"}, 0))
+	start := time.Now()
+	m, cmd := m.Open("re")
+	m, _ = settle(m, cmd)
+	if len(m.Items()) != 1 {
+		t.Fatalf("first answer: %d rows", len(m.Items()))
+	}
+	if err := store.Create("two", nil, time.Unix(200, 0)); err != nil {
+		t.Fatal(err)
+	}
+	store.SetTitle("two", "retry again")
+	m, cmd = m.SetQuery("ret") // within ResolverMaxAge: the last read of the store
+	m, _ = settle(m, cmd)
+	if len(m.Items()) != 1 && time.Since(start) < ResolverMaxAge/2 {
+		t.Fatalf("a keystroke within ResolverMaxAge read the store again: %d rows", len(m.Items()))
+	}
+	m, cmd = m.Refresh()
+	m, _ = settle(m, cmd)
+	if len(m.Items()) != 2 {
+		t.Fatalf("after Refresh: %d rows, want the new session too", len(m.Items()))
 	}
 }

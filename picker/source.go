@@ -2,6 +2,7 @@ package picker
 
 import (
 	"context"
+	"time"
 
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -24,15 +25,37 @@ func (f SourceFunc) Candidates(ctx context.Context, query string) ([]sessionref.
 // ResolverSource lists candidates for a message written in target, up to
 // limit (sessionref.DefaultCandidateLimit when limit < 1). The order is
 // the core's ranking; the picker never reorders it. The source keeps a
-// sessionref.Lister, so each session's folded id, cwd and title are kept
-// between keystrokes and a keystroke over a plain SessionQuery is one
-// substring scan.
+// sessionref.Lister: each session's folded id, cwd and title are kept
+// between keystrokes, and the store's listing and titles are reused for
+// [ResolverMaxAge] after a read, so the keystrokes of one burst of typing
+// are one substring scan each even over a store without
+// sessionref.TitleLister. [Model.Refresh] makes it read the store again.
 func ResolverSource(r *sessionref.Resolver, target sessionref.Target, limit int) Source {
 	if limit < 1 {
 		limit = sessionref.DefaultCandidateLimit
 	}
 	l := sessionref.NewLister(r, 0)
-	return SourceFunc(func(ctx context.Context, query string) ([]sessionref.Candidate, error) {
-		return l.ListCandidates(ctx, target, query, limit)
-	})
+	l.SetMaxAge(ResolverMaxAge)
+	return resolverSource{l, target, limit}
 }
+
+// ResolverMaxAge is how long a [ResolverSource] reuses its last read of
+// the store for the next keystrokes.
+const ResolverMaxAge = time.Second
+
+type resolverSource struct {
+	l      *sessionref.Lister
+	target sessionref.Target
+	limit  int
+}
+
+func (s resolverSource) Candidates(ctx context.Context, query string) ([]sessionref.Candidate, error) {
+	return s.l.ListCandidates(ctx, s.target, query, s.limit)
+}
+
+// Forget makes the next query read the store again.
+func (s resolverSource) Forget() { s.l.Forget() }
+
+// forgetter is a Source that keeps reads of its store between queries
+// and can be told to drop them.
+type forgetter interface{ Forget() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 )
 
 // DefaultListerSessions is the number of sessions a [Lister] keeps the
@@ -40,6 +41,80 @@ type Lister struct {
 	// that lists the same sessions in the same order again is matched
 	// without hashing an id.
 	slots []*folded
+
+	// The last read of the store, reused for MaxAge (see SetMaxAge).
+	maxAge  time.Duration
+	now     func() time.Time
+	readAt  time.Time
+	headers []SessionHeader
+	titles  []TitleResult // aligned with headers
+}
+
+// SetMaxAge lets a filtered query reuse the Lister's last listing of the
+// store and its titles while that read is younger than d, so the
+// keystrokes of one burst of typing cost one substring scan a session and
+// no store reads: a store without [TitleLister] otherwise answers one
+// ListSessions and one title lookup a session on every keystroke. A
+// session created, renamed or deleted meanwhile shows up (or goes) once
+// the read is older than d. Zero, the default, reads the store every
+// time, as [Resolver.ListCandidates] does. The empty query always reads
+// the store.
+func (l *Lister) SetMaxAge(d time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.maxAge, l.headers, l.titles = d, nil, nil
+}
+
+// Forget drops the last read of the store, so the next query reads it
+// again whatever MaxAge says: for a host that knows its sessions changed.
+func (l *Lister) Forget() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.headers, l.titles = nil, nil
+}
+
+// recent returns the last read of the store when it is younger than
+// MaxAge; headers is nil otherwise. The slices are shared: callers only
+// read them.
+func (l *Lister) recent() ([]SessionHeader, []TitleResult) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.maxAge <= 0 || l.headers == nil || l.clock().Sub(l.readAt) >= l.maxAge {
+		return nil, nil
+	}
+	return l.headers, l.titles
+}
+
+// remember keeps a read of the store for recent. titles is aligned with
+// headers, or (byOrder) with order, the positions of every session but
+// the target's.
+func (l *Lister) remember(headers []SessionHeader, titles []TitleResult, byOrder bool, order []int32) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.maxAge <= 0 {
+		return
+	}
+	if byOrder {
+		if len(titles) != len(order) {
+			return
+		}
+		aligned := make([]TitleResult, len(headers))
+		for i, h := range order {
+			aligned[h] = titles[i]
+		}
+		titles = aligned
+	}
+	if len(titles) != len(headers) {
+		return
+	}
+	l.readAt, l.headers, l.titles = l.clock(), headers, titles
+}
+
+func (l *Lister) clock() time.Time {
+	if l.now != nil {
+		return l.now()
+	}
+	return time.Now()
 }
 
 // folded is one session's haystack and what it was built from.

@@ -60,8 +60,15 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 		return nil, cancelled(context.Cause(ctx))
 	}
 	var headers []SessionHeader
-	var allTitles []TitleResult // aligned with headers, from a TitleLister
-	if tl, ok := r.q.(TitleLister); ok && needle != "" {
+	var allTitles []TitleResult // aligned with headers, from a TitleLister or a Lister's recent read
+	reused := false
+	if l != nil && needle != "" {
+		headers, allTitles = l.recent()
+		reused = headers != nil
+	}
+	if reused {
+		// a Lister's read of the store, younger than its MaxAge
+	} else if tl, ok := r.q.(TitleLister); ok && needle != "" {
 		type both struct {
 			h []SessionHeader
 			t []TitleResult
@@ -114,6 +121,9 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 		if titles, err = race(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) }); err != nil {
 			return nil, err
 		}
+	}
+	if l != nil && needle != "" && !reused {
+		l.remember(headers, titles, byOrder, order)
 	}
 	var sc *scan
 	if l != nil && needle != "" {
