@@ -39,7 +39,9 @@
 //   - words, with unicode61 (diacritics removed), answers the terms
 //     trigrams cannot: one or two characters. A short word of a script
 //     written with spaces is a word or, while being typed, a word prefix
-//     ("go" finds go and golang). Characters of scripts written without
+//     ("go" finds go and golang; prefix indexes of one to three
+//     characters answer it without merging every word it starts).
+//     Characters of scripts written without
 //     spaces (Han, kana, Hangul, Thai, …) and symbols such as emoji are
 //     also indexed as one- and two-character grams, so a two-character
 //     Chinese word (崩溃) or a lone emoji (🎉) is found.
@@ -62,7 +64,12 @@
 //
 // Hits are ranked by bm25 (a title match weighs four times a message
 // match), then by working directory as candidates are (same, none,
-// other), then newest first. The target session is never a hit. Each hit
+// other), then newest first. FTS5 scores every match, so a search costs
+// time linear in the sessions that match; only the best few by score
+// are then read and ordered in full (all of them when equal scores cross
+// the limit), and an index of 2,048 sessions or more is scored in two
+// halves at once, whose scores compare as bm25 reads the statistics of
+// the whole table. The target session is never a hit. Each hit
 // carries a one-line snippet, sanitised for the terminal, with the byte
 // ranges of the matched terms.
 //

@@ -19,7 +19,7 @@ import (
 
 // schemaVersion is stored in the file's user_version; a file written
 // with another version is rebuilt.
-const schemaVersion = 2
+const schemaVersion = 3
 
 // applicationID marks a SQLite file as one of this package's indexes
 // (PRAGMA application_id), so a foreign database is never rebuilt over.
@@ -350,7 +350,9 @@ func createSchema(ctx context.Context, db *sql.DB) error {
 		`CREATE TABLE IF NOT EXISTS docs(rowid INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL)`,
 		// Words of every script, and the one- and two-character grams of
 		// scripts written without spaces and of emoji.
-		`CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5(title, body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2')`,
+		// Prefix indexes answer the word being typed (its first one to
+		// three characters) without merging every word it starts.
+		`CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5(title, body, content = '', contentless_delete = 1, prefix = '1 2 3', tokenize = 'unicode61 remove_diacritics 2')`,
 		// The runs of those characters, for substrings of three and more.
 		`CREATE VIRTUAL TABLE IF NOT EXISTS tri USING fts5(title, body, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1')`,
 		// Flush pending terms less often: fewer, larger segments to merge.

@@ -1,10 +1,16 @@
 package discover
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -46,36 +52,9 @@ func (ix *Index) Search(ctx context.Context, t sessionref.Target, query string, 
 		return nil, nil
 	}
 	words, tri := matchExprs(terms)
-	const (
-		w = `SELECT rowid AS rid, bm25(words, 4.0, 1.0) AS score FROM words WHERE words MATCH ?1`
-		g = `SELECT rowid AS rid, bm25(tri, 4.0, 1.0) AS score FROM tri WHERE tri MATCH ?2`
-	)
-	var rank string
-	switch {
-	case words != "" && tri != "":
-		rank = `SELECT w.rid AS rid, w.score + g.score AS score FROM (` + w + `) w JOIN (` + g + `) g ON g.rid = w.rid`
-	case words != "":
-		rank = w + ` AND ?2 IS NULL`
-	default:
-		rank = g + ` AND ?1 IS NULL`
-	}
-	args := []any{nullIfEmpty(words), nullIfEmpty(tri)}
-	var cwd any
-	if t.Cwd != nil {
-		cwd = clean(*t.Cwd)
-	}
-	args = append(args, clean(t.ID), cwd, limit)
-	// Rank on the index alone; read the text of the few hits after.
-	q := `WITH hit AS (` + rank + `)
-		SELECT s.rowid, s.id, s.cwd, s.created, s.title
-		FROM hit JOIN sessions s ON s.rowid = hit.rid
-		WHERE s.id <> ?3
-		ORDER BY hit.score, CASE WHEN s.cwd IS NULL THEN 1 WHEN s.cwd = ?4 THEN 0 ELSE 2 END, s.created DESC, s.id
-		LIMIT ?5`
-
 	ix.dbMu.RLock()
 	defer ix.dbMu.RUnlock()
-	hits, rowids, err := ix.rank(ctx, t, q, args)
+	hits, rowids, err := ix.rank(ctx, t, words, tri, limit)
 	if err != nil {
 		return nil, searchErr(ctx, err)
 	}
@@ -91,38 +70,230 @@ func (ix *Index) Search(ctx context.Context, t sessionref.Target, query string, 
 	return hits, nil
 }
 
-func (ix *Index) rank(ctx context.Context, t sessionref.Target, q string, args []any) ([]Hit, []int64, error) {
-	rows, err := ix.db.QueryContext(ctx, q, args...)
+// scored is one matching session with its bm25 score (lower is better).
+type scored struct {
+	rowid  int64
+	score  float64
+	hit    Hit
+	aff    int  // 0 in t's directory, 1 without one, 2 elsewhere
+	found  bool // its session was read
+	unsure bool // rows not read may score as well
+}
+
+// rank finds the best limit sessions matching the expressions, in
+// Search's order, and their rowids. FTS5 scores every match; only the
+// best few by score are then looked up and ordered by the tie-breakers:
+// a session of score s is among the answer only if fewer than limit
+// others score below s, so when limit sessions score below the last one
+// read, nothing unread can change the answer. Otherwise (a tie across
+// that boundary, which takes many identical scores) every match is
+// ordered in full.
+func (ix *Index) rank(ctx context.Context, t sessionref.Target, words, tri string, limit int) ([]Hit, []int64, error) {
+	const (
+		w = `SELECT rowid AS rid, bm25(words, 4.0, 1.0) AS score FROM words WHERE words MATCH ?1 AND rowid BETWEEN ?3 AND ?4`
+		g = `SELECT rowid AS rid, bm25(tri, 4.0, 1.0) AS score FROM tri WHERE tri MATCH ?2 AND rowid BETWEEN ?3 AND ?4`
+	)
+	var q string
+	switch {
+	case words != "" && tri != "":
+		q = `SELECT w.rid, w.score + g.score AS score FROM (` + w + `) w JOIN (` + g + `) g ON g.rid = w.rid`
+	case words != "":
+		q = w + ` AND ?2 IS NULL`
+	default:
+		q = g + ` AND ?1 IS NULL`
+	}
+	parts, err := ix.parts(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
-	var hits []Hit
-	var rowids []int64
-	for rows.Next() {
-		var (
-			rowid   int64
-			h       Hit
-			cwd     sql.NullString
-			title   sql.NullString
-			created int64
-		)
-		if err := rows.Scan(&rowid, &h.SessionID, &cwd, &created, &title); err != nil {
+	// One more than the answer, and a margin for ties and for t's own
+	// session.
+	read := limit*2 + 8
+	top, err := ix.scoreParts(ctx, q+` ORDER BY score LIMIT ?5`, words, tri, parts, read)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !complete(top, limit) {
+		if top, err = ix.scoreParts(ctx, q, words, tri, parts, -1); err != nil {
 			return nil, nil, err
 		}
-		h.Label, h.CreatedAt = h.SessionID, created
+	}
+	if err := ix.sessionsOf(ctx, t, top); err != nil {
+		return nil, nil, err
+	}
+	self := clean(t.ID)
+	top = slices.DeleteFunc(top, func(s scored) bool { return !s.found || s.hit.SessionID == self })
+	slices.SortFunc(top, func(a, b scored) int {
+		return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.aff, b.aff),
+			cmp.Compare(b.hit.CreatedAt, a.hit.CreatedAt), strings.Compare(a.hit.SessionID, b.hit.SessionID))
+	})
+	top = top[:min(limit, len(top))]
+	hits := make([]Hit, len(top))
+	rowids := make([]int64, len(top))
+	for i, s := range top {
+		hits[i], rowids[i] = s.hit, s.rowid
+	}
+	return hits, rowids, nil
+}
+
+// part is a range of rowids [lo, hi] scored on its own connection.
+type part struct{ lo, hi int64 }
+
+// splitFrom is the span of rowids (about the number of sessions) from
+// which a search is scored in
+// two halves at once: bm25 costs a little for every match, and the two
+// halves take two cores.
+var splitFrom int64 = 2048
+
+// parts divides the index's rowids into the ranges a search scores at
+// once. The halves' scores compare: bm25 reads the statistics of the
+// whole table.
+func (ix *Index) parts(ctx context.Context) ([]part, error) {
+	var lo, hi int64
+	if err := ix.db.QueryRowContext(ctx, `SELECT coalesce(min(rowid), 0), coalesce(max(rowid), 0) FROM sessions`).Scan(&lo, &hi); err != nil {
+		return nil, err
+	}
+	if hi-lo < splitFrom {
+		return []part{{math.MinInt64, math.MaxInt64}}, nil
+	}
+	mid := lo + (hi-lo)/2
+	return []part{{math.MinInt64, mid}, {mid + 1, math.MaxInt64}}, nil
+}
+
+// partScores is what one part's ranking query read.
+type partScores struct {
+	rows      []scored
+	truncated bool // it read as many rows as it was allowed
+	err       error
+}
+
+// scoreParts runs a ranking query over each part at once, each reading
+// at most read rows (all when read < 0), and merges them best first.
+// Rows not read score no better than the last row of their part, so the
+// merged rows are complete below the lowest such last score; rows at or
+// above it are marked unsure.
+func (ix *Index) scoreParts(ctx context.Context, q, words, tri string, parts []part, read int) ([]scored, error) {
+	res := make([]partScores, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			args := []any{nullIfEmpty(words), nullIfEmpty(tri), p.lo, p.hi}
+			if read >= 0 {
+				args = append(args, read)
+			}
+			r := &res[i]
+			r.rows, r.err = ix.scores(ctx, q, args)
+			r.truncated = read >= 0 && len(r.rows) == read
+		}()
+	}
+	wg.Wait()
+	var all []scored
+	sure := math.Inf(1)
+	for _, r := range res {
+		if r.err != nil {
+			return nil, r.err
+		}
+		all = append(all, r.rows...)
+		if r.truncated {
+			sure = min(sure, r.rows[len(r.rows)-1].score)
+		}
+	}
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(a.score, b.score) })
+	for i := range all {
+		all[i].unsure = all[i].score >= sure
+	}
+	return all, nil
+}
+
+// complete reports whether rows, best first, hold Search's answer of
+// limit sessions: a session is among the answer only if fewer than limit
+// others score below it, so when more than limit rows (one may be the
+// target's own session) score below every row not read, no row not read
+// can change it.
+func complete(rows []scored, limit int) bool {
+	sure := 0
+	for _, r := range rows {
+		if r.unsure {
+			return sure > limit
+		}
+		sure++
+	}
+	return true
+}
+
+// scores runs a ranking query: rowids and scores, best first.
+func (ix *Index) scores(ctx context.Context, q string, args []any) ([]scored, error) {
+	rows, err := ix.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []scored
+	for rows.Next() {
+		var s scored
+		if err := rows.Scan(&s.rowid, &s.score); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// sessionsOf reads the session of each scored row: its id, label, cwd,
+// age and rank for t. A row whose session is gone is left not found.
+func (ix *Index) sessionsOf(ctx context.Context, t sessionref.Target, top []scored) error {
+	if len(top) == 0 {
+		return nil
+	}
+	at := make(map[int64]int, len(top))
+	ids := make([]string, len(top))
+	for i, s := range top {
+		at[s.rowid] = i
+		ids[i] = strconv.FormatInt(s.rowid, 10)
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT rowid, id, cwd, created, title FROM sessions
+		WHERE rowid IN (SELECT value FROM json_each(?))`, "["+strings.Join(ids, ",")+"]")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var tcwd string
+	if t.Cwd != nil {
+		tcwd = clean(*t.Cwd)
+	}
+	for rows.Next() {
+		var (
+			rowid int64
+			h     Hit
+			cwd   sql.NullString
+			title sql.NullString
+		)
+		if err := rows.Scan(&rowid, &h.SessionID, &cwd, &h.CreatedAt, &title); err != nil {
+			return err
+		}
+		h.Label = h.SessionID
 		if title.Valid {
 			h.Label = title.String
+		}
+		s := &top[at[rowid]]
+		switch {
+		case !cwd.Valid:
+			s.aff = 1
+		case t.Cwd != nil && cwd.String == tcwd:
+			s.aff = 0
+		default:
+			s.aff = 2
 		}
 		if cwd.Valid {
 			c := cwd.String
 			h.Cwd = &c
 		}
 		h.Rank = sessionref.RankOf(t, h.Cwd)
-		hits = append(hits, h)
-		rowids = append(rowids, rowid)
+		s.hit, s.found = h, true
 	}
-	return hits, rowids, rows.Err()
+	return rows.Err()
 }
 
 func searchErr(ctx context.Context, err error) error {
