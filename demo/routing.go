@@ -16,7 +16,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.quitting, m.confirmQuit = true, false
 			return tea.Quit, true
 		}
-		m.confirmQuit = true // the draft would be lost: ask first
+		// The draft would be lost: ask first. The question goes on the
+		// status line, which the popup may cover, so the picker closes
+		// (as Esc closes it: the draft stays as it is).
+		m.confirmQuit = true
+		m.comp.ClosePicker()
 		return nil, true
 	}
 	m.confirmQuit = false // any other key keeps the draft

@@ -280,6 +280,31 @@ func TestCtrlCWithDraftAsks(t *testing.T) {
 	}
 }
 
+// TestCtrlCWithPickerOpenAsksVisibly: with the picker open over the
+// status line, the first ctrl+c closes it so the question is on screen,
+// keeps the draft, and never quits; at 40×12 and 80×24.
+func TestCtrlCWithPickerOpenAsksVisibly(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {80, 24}} {
+		m, _ := startWith(t, sz[0], sz[1], nil)
+		m = typeIn(m, "hi @pars")
+		if !m.comp.Picker().IsOpen() {
+			t.Fatalf("%v: setup: the picker is not open", sz)
+		}
+		next, cmd := m.Update(ctrlC)
+		m = next.(Model)
+		if isQuit(cmd) {
+			t.Fatalf("%v: one ctrl+c quit with a draft", sz)
+		}
+		flat := strings.Join(strings.Fields(text(m)), " ")
+		if !strings.Contains(flat, "Your draft is not sent: press ctrl+c again to quit and lose it") {
+			t.Fatalf("%v: the question is not on screen:\n%s", sz, text(m))
+		}
+		if m.comp.Picker().IsOpen() || m.comp.Readable() != "hi @pars" {
+			t.Fatalf("%v: picker open %v, draft %q", sz, m.comp.Picker().IsOpen(), m.comp.Readable())
+		}
+	}
+}
+
 // TestClickOutsidePickerKeepsCard: with the picker open, a click on the
 // card underneath closes the picker and does not toggle the card.
 func TestClickOutsidePickerKeepsCard(t *testing.T) {
