@@ -248,6 +248,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	case tea.MouseMsg:
+		if m.opts.NoMouse {
+			return m, nil // reporting is off (inline: its rows would be wrong)
+		}
 		if cmd, ok := m.handleMouse(msg); ok {
 			return m, cmd
 		}

@@ -35,7 +35,11 @@ type Options struct {
 	// NoMouse turns mouse reporting off.
 	NoMouse bool
 	// Inline draws below the shell prompt instead of on the alternate
-	// screen, in at most InlineHeight lines.
+	// screen, in at most InlineHeight lines. It turns the mouse off too:
+	// the terminal reports rows of the whole screen, and where the demo's
+	// first row is cannot be known for sure (the shell's lines above it
+	// scroll), so a click could pick a session other than the one under
+	// the pointer. Inline is keyboard only; F1 says so.
 	Inline bool
 	// InlineHeight is the most lines an inline screen takes (default 16).
 	InlineHeight int
@@ -62,6 +66,9 @@ const DefaultInlineHeight = 16
 func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Inline {
+		o.NoMouse = true // see Inline: no wrong pick from a misplaced row
 	}
 	if o.InlineHeight <= 0 {
 		o.InlineHeight = DefaultInlineHeight

@@ -356,6 +356,41 @@ func TestInlineKeepsToItsHeight(t *testing.T) {
 	}
 }
 
+// TestInlineIsKeyboardOnly: inline, the terminal's mouse rows are not
+// the demo's (the shell's lines are above it), so mouse reporting is off
+// and a click that reaches the demo anyway picks nothing; F1 says the
+// mouse is off. On the alternate screen the same click does pick.
+func TestInlineIsKeyboardOnly(t *testing.T) {
+	click := func(m Model) Model {
+		r := m.comp.Picker().Rect()
+		return drive(m, tea.MouseClickMsg{X: r.X + 5, Y: r.Y + 2, Button: tea.MouseLeft})
+	}
+	full, _ := startWith(t, 80, 24, nil)
+	if full.View().MouseMode == tea.MouseModeNone {
+		t.Fatal("setup: no mouse on the alternate screen")
+	}
+	if full = click(typeIn(full, "see @")); len(full.comp.Tokens()) != 1 {
+		t.Fatal("setup: the click on the alternate screen picked nothing")
+	}
+	m, _ := startWith(t, 80, 24, func(o *Options) { o.Inline = true })
+	if mode := m.View().MouseMode; mode != tea.MouseModeNone {
+		t.Fatalf("inline mouse mode %v", mode)
+	}
+	m = click(typeIn(m, "see @"))
+	if len(m.comp.Tokens()) != 0 || !m.comp.Picker().IsOpen() {
+		t.Fatalf("inline: a click picked %+v (picker open %v)", m.comp.Tokens(), m.comp.Picker().IsOpen())
+	}
+	m = drive(drive(m, esc), f1)
+	var seen strings.Builder
+	for range 10 {
+		seen.WriteString(text(m))
+		m = drive(m, pgDn)
+	}
+	if all := seen.String(); !strings.Contains(all, "off inline: keyboard only") || strings.Contains(all, "pick a session in the picker") {
+		t.Fatalf("F1 inline does not say the mouse is off:\n%s", all)
+	}
+}
+
 // TestBackgroundBuild: the screen is there before the store is filled;
 // a progress line says how far the build got, and goes when it is done.
 func TestBackgroundBuild(t *testing.T) {

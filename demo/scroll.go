@@ -47,11 +47,15 @@ func (m Model) scrollHint() key.Binding {
 }
 
 // mouseHelp is what the mouse does, for F1: it has no KeyMap of its own.
+// Inline, F1 says the mouse is off and why there is no way to turn it on.
 func (m Model) mouseHelp() [][]key.Binding {
+	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
+	if m.opts.Inline {
+		return [][]key.Binding{{b("mouse", "off inline: keyboard only")}}
+	}
 	if m.opts.NoMouse {
 		return nil
 	}
-	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
 	return [][]key.Binding{{
 		b("wheel", "scroll the transcript or screen"),
 		b("click", "expand/collapse a card"),

@@ -88,6 +88,7 @@ row=$(screen | grep -n "│› " | head -1 | cut -d: -f1)
 [ -n "$row" ] || fail "no highlighted row to click"
 typed $'\e[<0;12;'"$row"'M'$'\e[<0;12;'"$row"'m'
 expect "@ 2/3 sessions"
+[ "$(t display -p -t flow '#{mouse_any_flag}')" = 1 ] || fail "no mouse reporting on the alternate screen"
 keys Enter
 expect "▸ Referenced 2 sessions:"
 expect "kept"
@@ -233,12 +234,24 @@ fi
 # ---- --inline keeps to its height and its last line ----------------------
 current=inline
 t new-session -d -s inline -x 80 -y 30 "bash --norc --noprofile"
-keys "clear; echo shell-before; TERM=xterm-256color $bin --inline --seed 7 --count 50; echo shell-after" Enter
+keys "clear; for i in 1 2 3 4 5; do echo shell-before-\$i; done; TERM=xterm-256color $bin --inline --seed 7 --count 50; echo shell-after" Enter
 expect "mentions demo"
 expect "ctrl+c quit"
 lines=$(screen | grep -c . || true)
-[ "$lines" -le 18 ] || fail "--inline fills $lines lines of 30"
-expect "shell-before"
+[ "$lines" -le 22 ] || fail "--inline fills $lines lines of 30"
+expect "shell-before-5"
+# Inline is keyboard only: no mouse reporting, and a click on a picker
+# row (whose terminal row is not the demo's row) picks nothing.
+[ "$(t display -p -t inline '#{mouse_any_flag}')" = 0 ] || fail "--inline turned mouse reporting on"
+typed "@"
+expect "@ 0/3 sessions · tab mention"
+row=$(screen | grep -n "│› " | head -1 | cut -d: -f1)
+[ -n "$row" ] || fail "no highlighted row to click"
+typed $'\e[<0;12;'"$row"'M'$'\e[<0;12;'"$row"'m'
+sleep 0.5
+expect "@ 0/3 sessions · tab mention"
+keys Escape
+keys BSpace
 keys C-c
 expect "shell-after"
 expect "ctrl+c quit"

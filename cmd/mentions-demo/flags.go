@@ -100,7 +100,7 @@ func newFlagSet(f *flags, bad **FlagError) *flag.FlagSet {
 	})
 	intFlag("budget", &f.budget, 1, maxSafeInteger, fmt.Sprintf("snapshot budget in `bytes` of each referenced session, 1 to %d (default %d)", maxSafeInteger, sessionref.DefaultMaxReferenceBytes))
 	fs.BoolVar(&f.noMouse, "no-mouse", false, "do not enable mouse reporting")
-	fs.BoolVar(&f.inline, "inline", false, "draw below the shell prompt instead of on the alternate screen")
+	fs.BoolVar(&f.inline, "inline", false, "draw below the shell prompt instead of on the alternate screen; keyboard only (no mouse)")
 	fs.BoolVar(&f.plain, "plain", f.plain, "draw without colour (default when NO_COLOR is set)")
 	fs.Func("sessions", "also offer the DeepSeek Harness sessions under this `root`, laid out as root/<project>/<session>/session.jsonl (or .jsonl.zstd)", func(s string) error {
 		if strings.TrimSpace(s) == "" {

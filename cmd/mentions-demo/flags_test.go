@@ -98,7 +98,8 @@ func TestRunBadFlags(t *testing.T) {
 
 func TestRunHelp(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"--help"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "-budget") || !strings.Contains(out.String(), "root/<project>/<session>/session.jsonl") || errOut.Len() != 0 {
+	if code := run([]string{"--help"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "-budget") || !strings.Contains(out.String(), "root/<project>/<session>/session.jsonl") ||
+		!strings.Contains(out.String(), "keyboard only (no mouse)") || errOut.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }
