@@ -47,8 +47,9 @@ func (m *Model) layout() {
 		statusH = lipgloss.Height(status)
 	}
 	vpH := max(h-headerH-statusH-m.comp.Height()-1, 1)
+	m.areaH = vpH
 	m.vp.SetWidth(m.w)
-	m.vp.SetHeight(vpH)
+	m.fitTranscript()
 	m.comp.SetOrigin(0, headerH+vpH+statusH)
 	// The popup stays over the transcript: never over the title bar, the
 	// draft or the hint line.
@@ -59,14 +60,11 @@ func (m *Model) layout() {
 	m.inspVP.SetHeight(max(h-lipgloss.Height(m.overlayTitle(inspectorTitle))-1, 1))
 	m.helpVP.SetWidth(m.w)
 	m.helpVP.SetHeight(max(h-lipgloss.Height(m.overlayTitle(helpTitle))-1, 1))
-	if m.follow {
-		m.vp.GotoBottom()
-	}
 }
 
 // composerTop is the screen row of the composer's first line.
 func (m Model) composerTop() int {
-	top := headerH + m.vp.Height()
+	top := headerH + m.areaH
 	if s := m.statusView(); s != "" {
 		top += lipgloss.Height(s)
 	}
@@ -116,6 +114,9 @@ func (m Model) View() tea.View {
 		content = m.overlayView(helpTitle, m.helpVP)
 	default:
 		parts := []string{m.header(), m.vp.View()}
+		if s := m.scrollLine(); s != "" {
+			parts = append(parts, s)
+		}
 		if s := m.statusView(); s != "" {
 			parts = append(parts, s)
 		}
@@ -127,8 +128,6 @@ func (m Model) View() tea.View {
 		if r := p.Rect(); r.W > 0 {
 			layers = append(layers, lipgloss.NewLayer(p.View()).X(r.X).Y(r.Y).Z(1))
 		}
-	} else if m.screen == chatScreen {
-		layers = append(layers, m.scrollMarks()...)
 	}
 	frame := lipgloss.NewCompositor(layers...).Render()
 	if m.quitting && m.opts.Inline {

@@ -51,6 +51,7 @@ type Model struct {
 	helpVP   viewport.Model // the F1 screen
 
 	w, h        int
+	areaH       int // rows for the transcript and its scroll line
 	screen      screen
 	events      []sessionref.Event
 	cards       map[int64]card.Model // by the context event's seq

@@ -91,7 +91,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 	}
 	mouse := msg.Mouse()
 	top := headerH
-	if mouse.Y < top || mouse.Y >= top+m.vp.Height() {
+	if mouse.Y < top || mouse.Y >= top+m.areaH { // the transcript or its scroll line
 		return nil, false
 	}
 	switch msg := msg.(type) {

@@ -2,38 +2,75 @@ package demo
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
 )
 
-// scrollMarks are the transcript's signs that there is more than it
-// shows: "↑ 30 more lines · pgup" at the right of its top row when lines
-// are above, "↓ 12 more lines · pgdn" at the right of its bottom row
-// when lines are below. They cover only their own cells.
-func (m Model) scrollMarks() []*lipgloss.Layer {
-	total, off, h := m.vp.TotalLineCount(), m.vp.YOffset(), m.vp.Height()
-	if total <= h {
-		return nil
+// fitTranscript gives the transcript its area's rows, less one for the
+// scroll line when it holds more than the area shows (so the line never
+// covers text). It runs after the layout and after every rebuild.
+func (m *Model) fitTranscript() {
+	h := m.areaH
+	if m.vp.TotalLineCount() > h && h >= 2 {
+		h--
 	}
-	var out []*lipgloss.Layer
-	mark := func(arrow string, n int, keyName string, y int) {
-		s := fmt.Sprintf(" %s %d more %s · %s ", arrow, n, plural(n, "line"), keyName)
-		if textutil.Width(s) > m.w {
-			s = fmt.Sprintf(" %s %d ", arrow, n)
+	m.vp.SetHeight(max(h, 1))
+	if m.follow {
+		m.vp.GotoBottom()
+	}
+}
+
+// scrollLineH is the scroll line's height: 1 while the transcript holds
+// more than it shows (and has a row to spare for it), else 0.
+func (m Model) scrollLineH() int { return m.areaH - m.vp.Height() }
+
+// scrollLine is the row under the transcript while it holds more than it
+// shows: "↑ 30 more lines · pgup" when lines are above, "↓ 12 more lines
+// · pgdn" when lines are below, at the right of a row of their own,
+// shorter when the width asks for it.
+func (m Model) scrollLine() string {
+	if m.scrollLineH() == 0 {
+		return ""
+	}
+	off, h := m.vp.YOffset(), m.vp.Height()
+	above, below := off, m.vp.TotalLineCount()-off-h
+	up, down := m.keys.ScrollUp.Help().Key, m.keys.ScrollDown.Help().Key
+	// words: 2 "more lines", 1 "more", 0 the count alone.
+	form := func(words int, keys bool) string {
+		var parts []string
+		one := func(arrow string, n int, k string) string {
+			s := fmt.Sprintf("%s %d", arrow, n)
+			switch words {
+			case 2:
+				s += " more " + plural(n, "line")
+			case 1:
+				s += " more"
+			}
+			if keys {
+				s += " · " + k
+			}
+			return s
 		}
-		s = textutil.Truncate(s, m.w, "")
-		out = append(out, lipgloss.NewLayer(m.st.header.Render(s)).X(max(m.w-textutil.Width(s), 0)).Y(y).Z(1))
+		if above > 0 {
+			parts = append(parts, one("↑", above, up))
+		}
+		if below > 0 {
+			parts = append(parts, one("↓", below, down))
+		}
+		return " " + strings.Join(parts, "   ") + " "
 	}
-	if off > 0 && (h > 1 || off+h == total) { // one row: the lines below come first
-		mark("↑", off, m.keys.ScrollUp.Help().Key, headerH)
+	s := form(2, true)
+	for _, alt := range []string{form(1, true), form(0, true), form(0, false)} {
+		if textutil.Width(s) <= m.w {
+			break
+		}
+		s = alt
 	}
-	if below := total - off - h; below > 0 {
-		mark("↓", below, m.keys.ScrollDown.Help().Key, headerH+h-1)
-	}
-	return out
+	s = textutil.Truncate(s, m.w, "")
+	return strings.Repeat(" ", max(m.w-textutil.Width(s), 0)) + m.st.header.Render(s)
 }
 
 // scrollable reports whether the transcript holds more than it shows.

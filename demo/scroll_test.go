@@ -18,8 +18,8 @@ var (
 )
 
 var (
-	moreBelow = regexp.MustCompile(`↓ (\d+) more lines? · pgdn`)
-	moreAbove = regexp.MustCompile(`↑ (\d+) more lines? · pgup`)
+	moreBelow = regexp.MustCompile(`↓ (\d+) more(?: lines?)? · pgdn`)
+	moreAbove = regexp.MustCompile(`↑ (\d+) more(?: lines?)? · pgup`)
 )
 
 // TestTranscriptSaysThereIsMore: after ctrl+o expands a card (here at
@@ -83,6 +83,43 @@ func TestScrollSignsFitSmall(t *testing.T) {
 	lines := strings.Split(sc, "\n")
 	if len(lines) > 12 {
 		t.Fatalf("%d lines", len(lines))
+	}
+}
+
+// TestScrollLineCoversNothing: the "↑/↓ N more lines" signs take a row
+// of their own under the transcript: every transcript row the viewport
+// shows is on screen as it is, and the signs' row holds nothing else; at
+// 40 and 80 columns, before and after ctrl+o and paging.
+func TestScrollLineCoversNothing(t *testing.T) {
+	for _, sz := range [][2]int{{40, 12}, {80, 12}, {80, 16}} {
+		m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, sz[0], sz[1], nil)
+		signs := 0
+		for step, k := range []tea.KeyPressMsg{ctrlO, pgDn, pgDn, pgUp, ctrlO} {
+			m = drive(m, k)
+			lines := strings.Split(text(m), "\n")
+			vp := strings.Split(ansi.Strip(m.vp.View()), "\n")
+			for i, want := range vp {
+				if got := lines[headerH+i]; strings.TrimRight(got, " ") != strings.TrimRight(want, " ") {
+					t.Fatalf("%v step %d: transcript row %d is %q on screen, %q in the transcript", sz, step, i, got, want)
+				}
+			}
+			for i, l := range lines {
+				loc := regexp.MustCompile(`[↑↓] \d+`).FindStringIndex(l)
+				if loc == nil {
+					continue
+				}
+				signs++
+				if i < headerH+len(vp) || strings.TrimSpace(l[:loc[0]]) != "" {
+					t.Fatalf("%v step %d: a scroll sign shares row %d with text: %q", sz, step, i, l)
+				}
+			}
+			if len(lines) > sz[1] {
+				t.Fatalf("%v step %d: %d lines", sz, step, len(lines))
+			}
+		}
+		if signs == 0 {
+			t.Fatalf("%v: never a scroll sign: the test proves nothing", sz)
+		}
 	}
 }
 

@@ -131,9 +131,7 @@ func (m *Model) rebuild() {
 		}
 	}
 	m.vp.SetContentLines(lines)
-	if m.follow {
-		m.vp.GotoBottom()
-	}
+	m.fitTranscript()
 }
 
 // textOf is an event's text blocks, joined.

@@ -156,10 +156,13 @@ keys Enter
 expect "Referenced 1 session"
 keys C-o
 expect "more lines · pgdn"
+# The sign has a row of its own: nothing but blanks before it.
+screen | grep 'more lines · pgdn' | grep -qE '^ +[↑↓] [0-9]' || fail "the sign below shares its row with text"
 expect "pgup/pgdn scroll"
 for _ in 1 2 3 4 5; do keys PageDown; done
 expect "more lines · pgup"
 expect_not "more lines · pgdn"
+screen | grep 'more lines · pgup' | grep -qE '^ +[↑↓] [0-9]' || fail "the sign above shares its row with text"
 expect "demo stand-in"
 fits 80 24
 ok "80x24: an expanded card says how many lines are below and pgdn shows them"
