@@ -144,6 +144,12 @@ func enabled(groups [][]key.Binding, all bool) [][]key.Binding {
 // do not; the viewport scrolls what is taller than the screen.
 func (m *Model) renderHelp() {
 	var out []string
+	if m.opts.Notice != "" {
+		// Options.Notice leaves the status line on the first key; it
+		// stays here.
+		out = append(out, m.st.title.Render("Sessions"))
+		out = append(out, wrapText(textutil.Inline(m.opts.Notice), m.w)...)
+	}
 	for _, s := range m.helpSections() {
 		var cols []string
 		for _, g := range enabled(s.groups, s.all) {

@@ -2,10 +2,12 @@ package demo
 
 import (
 	"strings"
+	"unicode"
 
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/picker"
@@ -83,8 +85,8 @@ func (m *Model) renderOverlays() {
 }
 
 // statusView is the line above the composer: a quit that waits for a
-// second ctrl+c, the background build's progress, or Options.Notice. It
-// wraps; it is never cut.
+// second ctrl+c, the background build's progress, or Options.Notice
+// until the first key or click (F1 keeps it). It wraps; it is never cut.
 func (m Model) statusView() string {
 	var s string
 	switch {
@@ -96,12 +98,49 @@ func (m Model) statusView() string {
 		s = "✗ building the corpus failed: " + textutil.Inline(m.build.err.Error())
 	case m.indexStatus() != "":
 		s = m.indexStatus() // the index's progress passes; the notice stays
-	case m.opts.Notice != "":
-		s = textutil.Inline(m.opts.Notice)
+	case m.opts.Notice != "" && !m.noticeGone:
+		s = textutil.Inline(m.opts.Notice) + " · " + m.keys.Help.Help().Key + " shows this again"
 	default:
 		return ""
 	}
-	return m.st.status.Width(max(m.w, 1)).Render(s)
+	return m.st.status.Width(max(m.w, 1)).Render(strings.Join(wrapText(s, m.w), "\n"))
+}
+
+// wrapText wraps s to w cells, at spaces and after slashes (paths), and
+// cuts a word longer than a line. A line that would hold nothing but
+// punctuation (the ")" after a long path) takes the last character of
+// the line above with it, so it is never an orphan.
+func wrapText(s string, w int) []string {
+	w = max(w, 1)
+	lines := strings.Split(ansi.Wrap(s, w, " /"), "\n")
+	for i := 1; i < len(lines); i++ {
+		for onlyPunct(lines[i]) { // move characters down until one is not punctuation
+			prev := []rune(strings.TrimRight(lines[i-1], " "))
+			if len(prev) < 2 {
+				break
+			}
+			moved := string(prev[len(prev)-1]) + strings.TrimLeft(lines[i], " ")
+			if textutil.Width(moved) > w {
+				break
+			}
+			lines[i-1], lines[i] = string(prev[:len(prev)-1]), moved
+		}
+	}
+	return lines
+}
+
+// onlyPunct reports whether l has text and all of it is punctuation.
+func onlyPunct(l string) bool {
+	l = strings.TrimSpace(l)
+	if l == "" {
+		return false
+	}
+	for _, r := range l {
+		if !unicode.IsPunct(r) && !unicode.IsSymbol(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // View draws the screen, with the picker popup on top.

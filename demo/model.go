@@ -59,6 +59,7 @@ type Model struct {
 	loadErr     error
 	titles      map[string]string // referenced sessions' current titles, by id
 	confirmQuit bool              // ctrl+c was pressed once with a draft
+	noticeGone  bool              // a key or click hid Options.Notice (F1 keeps it)
 	quitting    bool              // the last frame: inline, it ends on an empty line
 	build       buildState
 	sentCount   int
@@ -244,6 +245,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case card.ToggledMsg:
 		return m, nil
 	case tea.KeyPressMsg:
+		m.noticeGone = true // it was read; F1 keeps it
 		if cmd, ok := m.handleKey(msg); ok {
 			m.layout()
 			return m, cmd
@@ -251,6 +253,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		if m.opts.NoMouse {
 			return m, nil // reporting is off (inline: its rows would be wrong)
+		}
+		if _, ok := msg.(tea.MouseClickMsg); ok {
+			m.noticeGone = true
 		}
 		if cmd, ok := m.handleMouse(msg); ok {
 			return m, cmd

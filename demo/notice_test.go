@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -66,5 +67,74 @@ func TestIndexProgressThenNotice(t *testing.T) {
 	m.index.running = false
 	if s := ansi.Strip(m.statusView()); !strings.Contains(s, "0 DeepSeek Harness sessions in /logs") {
 		t.Fatalf("after indexing: %q", s)
+	}
+}
+
+// TestNoticeGoesOnFirstKeyF1KeepsIt: the notice is on screen at the
+// start with no line of punctuation alone (at 40 columns its path used to
+// leave a ")" on a line of its own); the first key hides it and still
+// does its own job, a click does too, and F1 shows the notice whole.
+func TestNoticeGoesOnFirstKeyF1KeepsIt(t *testing.T) {
+	const notice = "0 DeepSeek Harness sessions in /tmp/dshlogs (80 logs directly in it, not read; expected <root>/<project>/<session>/session.jsonl)"
+	flat := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for _, sz := range [][2]int{{40, 12}, {80, 24}} {
+		m, _ := startWith(t, sz[0], sz[1], func(o *Options) { o.Notice = notice })
+		sc := text(m)
+		if !strings.Contains(flat(sc), flat(notice)) || !strings.Contains(flat(sc), "f1showsthisagain") {
+			t.Fatalf("%v: the notice is not on screen whole:\n%s", sz, sc)
+		}
+		for _, l := range strings.Split(sc, "\n") {
+			if onlyPunct(l) {
+				t.Errorf("%v: a line of punctuation alone: %q\n%s", sz, l, sc)
+			}
+		}
+		typed := typeIn(m, "x")
+		if sc := text(typed); strings.Contains(sc, "expected <root>") || typed.comp.Value() != "x" {
+			t.Fatalf("%v: after a key: draft %q\n%s", sz, typed.comp.Value(), sc)
+		}
+		clicked := drive(m, tea.MouseClickMsg{X: 1, Y: 2, Button: tea.MouseLeft})
+		if sc := text(clicked); strings.Contains(sc, "expected <root>") {
+			t.Fatalf("%v: after a click:\n%s", sz, sc)
+		}
+		help := drive(typed, f1)
+		var seen strings.Builder
+		for range 3 {
+			seen.WriteString(text(help) + "\n")
+			help = drive(help, pgUp)
+		}
+		if !strings.Contains(flat(seen.String()), flat(notice)) {
+			t.Fatalf("%v: F1 does not keep the notice:\n%s", sz, seen.String())
+		}
+		// Back from F1, it stays hidden.
+		if sc := text(drive(help, esc)); strings.Contains(sc, "expected <root>") {
+			t.Fatalf("%v: the notice came back:\n%s", sz, sc)
+		}
+	}
+}
+
+// TestWrapTextNoOrphan: a path cut at the width does not leave its
+// closing punctuation alone on the next line; ordinary text wraps at
+// spaces; nothing is lost.
+func TestWrapTextNoOrphan(t *testing.T) {
+	for _, c := range []struct {
+		s string
+		w int
+	}{
+		{"(expected <root>/<project>/<session>/session.jsonl)", 40},
+		{"(see " + strings.Repeat("x", 39) + ").", 40},
+		{"a long sentence that wraps at spaces only", 12},
+	} {
+		lines := wrapText(c.s, c.w)
+		if len(lines) < 2 {
+			t.Fatalf("%q at %d: did not wrap: %q", c.s, c.w, lines)
+		}
+		for _, l := range lines {
+			if onlyPunct(l) || ansi.StringWidth(l) > c.w {
+				t.Errorf("%q at %d: line %q in %q", c.s, c.w, l, lines)
+			}
+		}
+		if got := strings.Join(strings.Fields(strings.Join(lines, "")), ""); got != strings.Join(strings.Fields(c.s), "") {
+			t.Errorf("%q at %d: wrapped text %q lost something", c.s, c.w, got)
+		}
 	}
 }

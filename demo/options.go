@@ -22,8 +22,9 @@ type Options struct {
 	// header is too wide its end is cut last: put the counts first.
 	StoreName string
 	// Notice, when set, is shown above the composer whenever nothing
-	// more pressing is: why a source offers fewer sessions than expected,
-	// say. It wraps; it is never cut.
+	// more pressing is, until the first key or click, and at the top of
+	// F1 always: why a source offers fewer sessions than expected, say.
+	// It wraps; it is never cut.
 	Notice string
 	// Config is the resolver's configuration (budget, limits).
 	Config sessionref.Config

@@ -231,7 +231,20 @@ if [ -d ../shared/testdata/dshlogs ]; then
   expect "80 logs directly in"
   expect "expected <root>/<project>/<session>/session.jsonl"
   fits 80 24
-  ok "--sessions on a flat folder: the header keeps the counts and a notice says the layout"
+  # The first key hides it (and is typed); F1 keeps it.
+  typed "x"
+  expect "› x"
+  expect_not "80 logs directly in"
+  keys F1
+  expect "80 logs directly in"
+  keys Escape
+  expect_not "80 logs directly in"
+  # At 40x12: no line of punctuation alone, such as the ")" after the path.
+  start flatlogs40 40 12 --seed 7 --count 200 --sessions ../shared/testdata/dshlogs
+  expect "shows this again"
+  if screen | grep -qE '^[[:punct:]]+ *$'; then fail "a line of punctuation alone"; fi
+  fits 40 12
+  ok "--sessions on a flat folder: the header keeps the counts, a notice says the layout until the first key, F1 keeps it"
 fi
 
 # ---- --inline keeps to its height and its last line ----------------------

@@ -61,6 +61,7 @@ func addLogs(o *demo.Options, root string, dsh bool, generated int) error {
 func rootNotice(root string, listed int, infos []dshlog.Info, loose int) string {
 	skipped := map[string]int{}
 	var reasons []string
+	first := map[string]string{} // each reason's first log, as its error says it
 	for _, in := range infos {
 		if in.Err == nil {
 			continue
@@ -70,8 +71,12 @@ func rootNotice(root string, listed int, infos []dshlog.Info, loose int) string 
 		if errors.As(in.Err, &le) && le.Err != nil {
 			r = le.Err.Error() // the sentinel: "invalid session header", …
 		}
+		if errors.Is(in.Err, dshlog.ErrNotRegular) {
+			r += " (links are not followed)" // a symbolic link is the usual one
+		}
 		if skipped[r] == 0 {
 			reasons = append(reasons, r)
+			first[r] = strings.TrimPrefix(in.Err.Error(), strings.TrimSuffix(root, string(os.PathSeparator))+string(os.PathSeparator))
 		}
 		skipped[r]++
 	}
@@ -82,7 +87,13 @@ func rootNotice(root string, listed int, infos []dshlog.Info, loose int) string 
 		for _, r := range reasons {
 			why = append(why, fmt.Sprintf("%d %s", skipped[r], r))
 		}
-		parts = append(parts, fmt.Sprintf("%s skipped: %s", plural(n, "log"), strings.Join(why, ", ")))
+		s := fmt.Sprintf("%s skipped: %s", plural(n, "log"), strings.Join(why, ", "))
+		if listed == 0 {
+			// Nothing usable: the first log's own error, so the user can
+			// act on it (which file, which line, what was expected).
+			s += "; the first: " + first[reasons[0]]
+		}
+		parts = append(parts, s)
 	}
 	if loose > 0 {
 		parts = append(parts, fmt.Sprintf("%s directly in it, not read", plural(loose, "log")))

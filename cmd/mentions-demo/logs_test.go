@@ -43,13 +43,27 @@ func TestAddLogsSaysWhyNone(t *testing.T) {
 	misplaced := t.TempDir()
 	copyLog(t, "acp-cancel.jsonl", filepath.Join(misplaced, "proj", "sess", "session.jsonl"))
 	copyLog(t, "acp-cancel.jsonl", filepath.Join(misplaced, "proj", "sess2", "session.jsonl"))
+	// Links below a root are never followed: a root of links lists none.
+	links := t.TempDir()
+	target := filepath.Join(t.TempDir(), "session.jsonl")
+	copyLog(t, "acp-cancel.jsonl", target)
+	if err := os.MkdirAll(filepath.Join(links, "proj", "sess"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(links, "proj", "sess", "session.jsonl")); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		root string
 		want []string
 	}{
 		{flat, []string{"0 DeepSeek Harness sessions in " + flat, "3 logs directly in it", layout}},
-		{misplaced, []string{"0 DeepSeek Harness sessions in " + misplaced, "2 logs skipped: 2 invalid session header", layout}},
+		// With nothing listed, the first log's own error says what to fix,
+		// its path from the root.
+		{misplaced, []string{"0 DeepSeek Harness sessions in " + misplaced, "2 logs skipped: 2 invalid session header",
+			"; the first: proj/sess", "/session.jsonl", ": invalid session header: ", "belongs in ", layout}},
+		{links, []string{"1 log skipped: 1 not a regular file (links are not followed)", "the first: proj/sess/session.jsonl"}},
 		{t.TempDir(), []string{"0 DeepSeek Harness sessions in ", "no logs found", layout}},
 	} {
 		o := demo.Options{StoreName: "fakestore, 5 sessions"}
