@@ -30,8 +30,8 @@ type Styles struct {
 // DefaultStyles returns styles for a dark or light terminal background.
 func DefaultStyles(isDark bool) Styles { return stylesFrom(theme.Default(isDark)) }
 
-// PlainStyles returns styles without colour: only bold, underline,
-// italic, faint and reverse, for NO_COLOR and monochrome terminals.
+// PlainStyles returns styles without colour: only bold, faint, italic,
+// underline and reverse, for NO_COLOR and monochrome terminals.
 func PlainStyles() Styles { return stylesFrom(theme.Plain()) }
 
 func stylesFrom(p theme.Palette) Styles {

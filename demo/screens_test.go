@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -143,6 +144,59 @@ func TestPlainHasNoColour(t *testing.T) {
 			if len(colourParams(colour)) == 0 {
 				t.Errorf("%s %v in colour: no colour at all, the check proves nothing", sc.name, sz)
 			}
+		}
+	}
+}
+
+// plainAttrs are the SGR parameters --plain may use, as the README's
+// --plain row names them: reset, bold, faint, italic, underline,
+// reverse, strikethrough, and their own resets.
+var plainAttrs = map[int]string{0: "reset", 1: "bold", 2: "faint", 3: "italic", 4: "underline", 7: "reverse", 9: "strikethrough",
+	22: "reset", 23: "reset", 24: "reset", 27: "reset", 29: "reset"}
+
+// TestPlainAttributesAsDocumented: every SGR parameter a --plain screen
+// uses is one the README's --plain row names, and the README names
+// faint, italic and strikethrough, which the screens do use (a disabled
+// row: the picker with a session already mentioned).
+func TestPlainAttributesAsDocumented(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, l := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(l, "| `--plain` |") {
+			row = l
+		}
+	}
+	all := append(scenarios,
+		scenario{"empty", sessionref.Config{}, func(m Model) Model { return m }},
+		scenario{"sent", sessionref.Config{}, func(m Model) Model { return drive(sendWithReference(m), ctrlO) }},
+		scenario{"disabled", sessionref.Config{}, func(m Model) Model { return typeIn(drive(typeIn(m, "a @pars"), tab), "@") }},
+	)
+	used := map[string]bool{}
+	for _, sc := range all {
+		for _, sz := range [][2]int{{40, 12}, {80, 24}} {
+			for _, s := range sgr.FindAllStringSubmatch(at(t, sc, sz[0], sz[1], nil).View().Content, -1) {
+				for _, p := range strings.FieldsFunc(s[1], func(r rune) bool { return r == ';' || r == ':' }) {
+					n, _ := strconv.Atoi(p)
+					name, ok := plainAttrs[n]
+					if !ok {
+						t.Fatalf("%s %v: --plain uses SGR %d (%q), which the README does not name", sc.name, sz, n, s[0])
+					}
+					used[name] = true
+				}
+			}
+		}
+	}
+	for _, name := range []string{"bold", "faint", "italic", "underline", "strikethrough", "reverse"} {
+		if !strings.Contains(row, name) {
+			t.Errorf("the README's --plain row does not name %s: %q", name, row)
+		}
+	}
+	for _, name := range []string{"faint", "reverse", "strikethrough"} {
+		if !used[name] {
+			t.Errorf("no --plain screen uses %s: the check proves less than it says", name)
 		}
 	}
 }

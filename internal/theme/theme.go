@@ -42,7 +42,8 @@ func Default(isDark bool) Palette {
 }
 
 // Plain returns the no-colour palette: every colour is "no colour", so
-// styles built from it carry only attributes (bold, underline, reverse).
+// styles built from it carry only attributes (bold, faint, italic,
+// underline, strikethrough, reverse).
 func Plain() Palette {
 	none := lipgloss.NoColor{}
 	return Palette{
