@@ -386,6 +386,43 @@ func TestClickOutsidePickerKeepsCard(t *testing.T) {
 	}
 }
 
+// TestClickOutsideIsEsc: closing the picker by a click outside it (on
+// the header, or on the transcript beside it) leaves the demo exactly
+// as Esc does, and so does typing on afterwards: the same draft, the
+// picker open or not alike, with the same query.
+func TestClickOutsideIsEsc(t *testing.T) {
+	type state struct {
+		open        bool
+		query, text string
+	}
+	of := func(m Model) state {
+		p := m.comp.Picker()
+		return state{p.IsOpen(), p.Query(), m.comp.Readable()}
+	}
+	for _, sz := range [][2]int{{40, 12}, {80, 24}} {
+		base, _ := startWith(t, sz[0], sz[1], nil)
+		base = typeIn(base, "hi @pars")
+		r := base.comp.Picker().Rect()
+		if !base.comp.Picker().IsOpen() || r.Contains(0, 0) {
+			t.Fatalf("%v: setup: picker open %v at %+v", sz, base.comp.Picker().IsOpen(), r)
+		}
+		byEsc := drive(base, esc)
+		for _, at := range [][2]int{{0, 0}, {sz[0] - 1, r.Y + r.H}} {
+			if r.Contains(at[0], at[1]) {
+				continue
+			}
+			byClick := drive(base, tea.MouseClickMsg{X: at[0], Y: at[1], Button: tea.MouseLeft})
+			byClick = drive(byClick, tea.MouseReleaseMsg{X: at[0], Y: at[1], Button: tea.MouseLeft})
+			if got, want := of(byClick), of(byEsc); got != want || got.open {
+				t.Fatalf("%v: a click at %v left %+v, Esc %+v", sz, at, got, want)
+			}
+			if got, want := of(typeIn(byClick, "e")), of(typeIn(byEsc, "e")); got != want {
+				t.Fatalf("%v: typing after a click at %v: %+v, after Esc: %+v", sz, at, got, want)
+			}
+		}
+	}
+}
+
 // TestInlineKeepsToItsHeight: inline, the demo draws at most
 // InlineHeight lines on the normal screen; the hint line is its last.
 func TestInlineKeepsToItsHeight(t *testing.T) {
