@@ -423,6 +423,35 @@ func TestAge(t *testing.T) {
 	}
 }
 
+// A creation time that is no plausible time (2 or 12 ms after the Unix
+// epoch, as test fixtures and unset clocks write, or days ahead) reads
+// "—" in the rows and in the hits section, as an unknown one does.
+func TestImplausibleAgesAreUnknown(t *testing.T) {
+	items := []sessionref.Candidate{
+		{SessionID: "fixture-two-ms", Label: "parser two", CreatedAt: 2},
+		{SessionID: "fixture-twelve", Label: "parser twelve", CreatedAt: 12},
+		{SessionID: "fixture-ahead", Label: "parser ahead", CreatedAt: testNow.Add(72 * time.Hour).UnixMilli()},
+		cand("fixture-real", "parser real", nil, 3*time.Hour, sessionref.RankOtherCwd),
+	}
+	hits := []Hit{{Candidate: sessionref.Candidate{SessionID: "hit-epoch", Label: "hit epoch", CreatedAt: 2}, Snippet: "the parser"}}
+	for _, w := range []int{40, 80, 200} {
+		m := newTestPicker(&fakeSource{items: items}, WithHitSource(func(context.Context, string) ([]Hit, error) { return hits, nil }))
+		m.SetScreenSize(w, 24)
+		m, cmd := m.Open("parser")
+		m, _ = settle(m, cmd)
+		view := ansi.Strip(m.View())
+		if strings.Contains(view, "y ago") {
+			t.Errorf("width %d: an implausible time shows as years ago:\n%s", w, view)
+		}
+		if n := strings.Count(view, "—"); n != 4 {
+			t.Errorf("width %d: %d rows read \"—\", want 4:\n%s", w, n, view)
+		}
+		if !strings.Contains(view, "3h ago") {
+			t.Errorf("width %d: a real age is lost:\n%s", w, view)
+		}
+	}
+}
+
 func TestMatchRange(t *testing.T) {
 	a, z, ok := matchRange("Fix the Session parser", "session")
 	if !ok || a != 8 || z != 15 {

@@ -1,7 +1,6 @@
 package picker
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -260,25 +259,8 @@ func badge(r sessionref.Rank) string {
 	return ""
 }
 
-// Age renders how long ago a Unix-millisecond time was: "just now",
-// "5m ago", "3h ago", "12d ago", "4mo ago", "2y ago"; "—" when the time is
-// unknown (zero or negative).
-func Age(now time.Time, unixMs int64) string {
-	if unixMs <= 0 {
-		return "—"
-	}
-	d := now.Sub(time.UnixMilli(unixMs))
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d/time.Hour))
-	case d < 30*24*time.Hour:
-		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
-	case d < 365*24*time.Hour:
-		return fmt.Sprintf("%dmo ago", int(d/(30*24*time.Hour)))
-	}
-	return fmt.Sprintf("%dy ago", int(d/(365*24*time.Hour)))
-}
+// Age renders how long ago a Unix-millisecond time was, as every row of
+// the picker shows it: "just now", "5m ago", "3h ago", "12d ago", "4mo
+// ago", "2y ago"; "—" when the time is unknown (zero, before 2000, or more
+// than a day ahead of now). It is the module's one age format.
+func Age(now time.Time, unixMs int64) string { return textutil.Age(now, unixMs) }

@@ -3,6 +3,7 @@ package textutil
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Bytes renders a byte count in binary units, the one way every
@@ -78,4 +79,44 @@ func ShortenHome(p, home string) string {
 		return "~" + rest
 	}
 	return p
+}
+
+const (
+	// earliestPlausibleMs is 2000-01-01T00:00:00Z, the earliest creation
+	// time believed; one before it (a test fixture's 2 ms after the Unix
+	// epoch, a clock that was never set) is unknown.
+	earliestPlausibleMs = 946_684_800_000
+	// futureSlack is how far after now a creation time may lie and still
+	// be believed (the clocks of two machines differ).
+	futureSlack = 24 * time.Hour
+)
+
+// PlausibleTime reports whether a Unix-millisecond creation time is one
+// to show: not before 2000-01-01 UTC and not more than a day after now.
+func PlausibleTime(now time.Time, unixMs int64) bool {
+	return unixMs >= earliestPlausibleMs && unixMs <= now.Add(futureSlack).UnixMilli()
+}
+
+// Age renders how long ago a Unix-millisecond time was, the one way every
+// component prints ages: "just now" (also for a time a little ahead of
+// now), "5m ago", "3h ago", "12d ago", "4mo ago", "2y ago"; "—" when the
+// time is unknown: zero, or not plausible (see [PlausibleTime]).
+func Age(now time.Time, unixMs int64) string {
+	if !PlausibleTime(now, unixMs) {
+		return "—"
+	}
+	d := now.Sub(time.UnixMilli(unixMs))
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	case d < 365*24*time.Hour:
+		return fmt.Sprintf("%dmo ago", int(d/(30*24*time.Hour)))
+	}
+	return fmt.Sprintf("%dy ago", int(d/(365*24*time.Hour)))
 }

@@ -1,6 +1,10 @@
 package textutil
 
-import "testing"
+import (
+	"math"
+	"testing"
+	"time"
+)
 
 func TestBytes(t *testing.T) {
 	for _, c := range []struct {
@@ -47,6 +51,38 @@ func TestShortenHome(t *testing.T) {
 	} {
 		if got := ShortenHome(c.p, c.home); got != c.want {
 			t.Errorf("ShortenHome(%q, %q) = %q, want %q", c.p, c.home, got, c.want)
+		}
+	}
+}
+
+func TestAge(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	epoch2000 := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	for _, c := range []struct {
+		name string
+		ms   int64
+		want string
+	}{
+		{"zero", 0, "—"},
+		{"negative", -5, "—"},
+		{"2 ms after the epoch", 2, "—"},
+		{"12 ms after the epoch", 12, "—"},
+		{"a day after the epoch", 86_400_000, "—"},
+		{"1 ms before 2000", epoch2000 - 1, "—"},
+		{"2000-01-01", epoch2000, "26y ago"},
+		{"a second ago", now.Add(-time.Second).UnixMilli(), "just now"},
+		{"5 minutes ago", now.Add(-5 * time.Minute).UnixMilli(), "5m ago"},
+		{"3 hours ago", now.Add(-3 * time.Hour).UnixMilli(), "3h ago"},
+		{"50 hours ago", now.Add(-50 * time.Hour).UnixMilli(), "2d ago"},
+		{"70 days ago", now.Add(-70 * 24 * time.Hour).UnixMilli(), "2mo ago"},
+		{"800 days ago", now.Add(-800 * 24 * time.Hour).UnixMilli(), "2y ago"},
+		{"an hour ahead", now.Add(time.Hour).UnixMilli(), "just now"},
+		{"a day ahead", now.Add(24 * time.Hour).UnixMilli(), "just now"},
+		{"a day and 1 ms ahead", now.Add(24*time.Hour + time.Millisecond).UnixMilli(), "—"},
+		{"far ahead", math.MaxInt64, "—"},
+	} {
+		if got := Age(now, c.ms); got != c.want {
+			t.Errorf("%s: Age(%d) = %q, want %q", c.name, c.ms, got, c.want)
 		}
 	}
 }
