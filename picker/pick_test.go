@@ -250,9 +250,8 @@ func TestRowsAreDistinguishable(t *testing.T) {
 		m = openWith(t, m, "")
 		lines := strings.Split(ansi.Strip(m.View()), "\n")[1:]
 		for i, c := range same {
-			id := textutil.ShortID(c.SessionID)
-			if !strings.Contains(lines[i], id) {
-				t.Errorf("width %d: row %d lacks its id %q: %q", w, i, id, lines[i])
+			if !showsID(lines[i], c.SessionID) {
+				t.Errorf("width %d: row %d lacks its id %q: %q", w, i, textutil.ShortID(c.SessionID), lines[i])
 			}
 		}
 		if !strings.Contains(lines[1], "22d ago") || (w >= 80 && !strings.Contains(lines[1], "~/src/b")) {
@@ -356,5 +355,64 @@ func TestWheelSkipsDisabledRows(t *testing.T) {
 	}
 	if !m.Pickable() || m.Status() != "" || m.Cursor() != 5 {
 		t.Fatalf("cursor %d on a disabled row: %q", m.Cursor(), m.Status())
+	}
+}
+
+// showsID reports whether a row shows id: its ShortID, or the id cut in
+// the middle to more cells than that, up to the whole id.
+func showsID(row, id string) bool {
+	if strings.Contains(row, textutil.ShortID(id)) {
+		return true
+	}
+	safe := textutil.Inline(id)
+	for w := textutil.ShortIDWidth; w <= textutil.Width(safe); w++ {
+		if strings.Contains(row, textutil.Middle(safe, w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Long ids that share their ends (as real harness logs have) are
+// shortened together so no two rows read the same: the id column grows
+// and moves its cut until they differ, and with width to spare shows the
+// whole ids. Rows that differ in nothing but the id must still differ.
+func TestCollidingIDsStayDistinct(t *testing.T) {
+	ids := []string{
+		"acpsnap-suite-plain-turn-child1",
+		"acpsnap-suite-tools-turn-child1",
+		"acp-session-4f1c2a-child1",
+		"acp-session-9e2d7b-child1",
+		"3f2a9c1e-0000-4000-8000-00000000000c",
+	}
+	var items []sessionref.Candidate
+	for _, id := range ids {
+		items = append(items, cand(id, "the session parser refactoring", ptr("/home/dev/src/a"), 3*time.Hour, sessionref.RankSameCwd))
+	}
+	for _, w := range []int{40, 80, 200} {
+		m := newTestPicker(&fakeSource{items: items})
+		m.SetScreenSize(w, 24)
+		m = openWith(t, m, "")
+		checkBox(t, m)
+		view := ansi.Strip(m.View())
+		rows := strings.Split(view, "\n")[1 : 1+len(ids)]
+		seen := map[string]int{}
+		for i, r := range rows {
+			r = strings.Replace(r, "›", " ", 1) // the highlight is not the id
+			if j, dup := seen[r]; dup {
+				t.Errorf("width %d: rows %d and %d read the same:\n%s", w, j, i, view)
+			}
+			seen[r] = i
+		}
+		if !strings.Contains(rows[4], "3f2a9c1e ") || strings.Contains(view, "3f2a9c1e-") {
+			t.Errorf("width %d: a UUID is not shown as its 8 first characters:\n%s", w, view)
+		}
+		if w == 200 {
+			for i, id := range ids[:4] {
+				if !strings.Contains(rows[i], id) {
+					t.Errorf("width %d: row %d does not show its whole id %q:\n%s", w, i, id, view)
+				}
+			}
+		}
 	}
 }

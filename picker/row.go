@@ -54,11 +54,14 @@ func (st Styles) over(base lipgloss.Style) rowStyles {
 // columns says which optional columns the rows show and how wide each
 // column is; they are chosen once per View so every row lines up. The
 // short id is always shown: it is what tells two sessions with the same
-// title apart.
+// title apart, so the visible rows' ids are shortened together (ids maps
+// each session id to its form) and never to the same text while the
+// width allows.
 type columns struct {
 	badge, cwd, age bool
 	idW, cwdW       int
 	labelW          int
+	ids             map[string]string
 }
 
 const (
@@ -70,22 +73,46 @@ const (
 	// labelMinAgeW is the least the label keeps beside the id and age
 	// alone: at 40 columns a row still shows label, id and age.
 	labelMinAgeW = 12
-	cwdMinW      = 12
-	cwdMaxW      = 48
+	// labelMinIDW is the least the label keeps when the id column grows
+	// to tell the visible rows' ids apart.
+	labelMinIDW = 8
+	cwdMinW     = 12
+	cwdMaxW     = 48
 	// reasonLabelMinW is the least a disabled row's label keeps beside the
 	// reason it cannot be picked.
 	reasonLabelMinW = 6
 )
 
 // chooseColumns fits the columns into the popup's inner width: the
-// working directory drops first, then the rank badge, then the age.
+// working directory drops first, then the rank badge, then the age. The
+// id column starts at most textutil.ShortIDWidth cells wide; it grows,
+// taking from the label down to labelMinIDW cells, until the visible
+// rows' ids read differently, and then takes what the label and folder
+// columns have to spare, up to the whole ids.
 func (m Model) chooseColumns(g geometry) columns {
 	c := columns{badge: true, cwd: true, age: true, idW: 1}
+	var ids []string
+	labelNeed, cwdNeed := 0, 0
 	for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
-		if e, kind := m.atLine(l); kind == lineRow {
-			c.idW = max(c.idW, textutil.Width(textutil.ShortID(m.entry(e).SessionID)))
+		e, kind := m.atLine(l)
+		if kind != lineRow {
+			continue
 		}
+		cand := m.entry(e)
+		ids = append(ids, cand.SessionID)
+		c.idW = max(c.idW, textutil.IDWidth(cand.SessionID))
+		need := textutil.Width(textutil.Inline(cand.Label))
+		if why, off := m.disabled(cand); off {
+			need += gapW + textutil.Width("⊘ "+textutil.Inline(why)) - gapW - badgeW
+		}
+		labelNeed = max(labelNeed, need)
+		cwd := "(no cwd)"
+		if cand.Cwd != nil {
+			cwd = textutil.ShortenHome(textutil.Inline(*cand.Cwd), m.home)
+		}
+		cwdNeed = max(cwdNeed, textutil.Width(cwd))
 	}
+	idWant := c.idW
 	c.idW = min(c.idW, textutil.ShortIDWidth)
 	need := func() int {
 		n := markerW + gapW + c.idW + labelMinW
@@ -109,23 +136,73 @@ func (m Model) chooseColumns(g geometry) columns {
 		}
 		*drop = false
 	}
-	rest := g.innerW - markerW - gapW - c.idW
-	if c.badge {
-		rest -= gapW + badgeW
+	// share gives what the id column leaves to the folder and the label.
+	share := func(idW int) (cwdW, labelW int) {
+		rest := g.innerW - markerW - gapW - idW
+		if c.badge {
+			rest -= gapW + badgeW
+		}
+		if c.age {
+			rest -= gapW + ageW
+		}
+		if c.cwd {
+			cwdW = min(max(cwdMinW, (rest-gapW)*2/5), cwdMaxW)
+			rest -= gapW + cwdW
+		}
+		return cwdW, rest
 	}
-	if c.age {
-		rest -= gapW + ageW
-	}
-	if c.cwd {
-		c.cwdW = min(max(cwdMinW, (rest-gapW)*2/5), cwdMaxW)
-		rest -= gapW + c.cwdW
-	}
-	c.labelW = rest
-	if rest < labelMinAgeW {
+	c.cwdW, c.labelW = share(c.idW)
+	if c.labelW < labelMinAgeW {
 		// Too narrow for all of it: the label keeps a few cells, the id
 		// what is left.
-		c.labelW = max(rest, min(4, g.innerW-markerW))
+		c.labelW = max(c.labelW, min(4, g.innerW-markerW))
 		c.idW = max(min(c.idW, g.innerW-markerW-c.labelW-gapW), 0)
+		forms, _ := textutil.ShortIDs(ids, c.idW)
+		return c.withIDs(ids, forms)
+	}
+	forms, ok := textutil.ShortIDs(ids, c.idW)
+	for w := c.idW + 1; !ok && w <= idWant; w++ {
+		cwdW, labelW := share(w)
+		if labelW < labelMinIDW {
+			break
+		}
+		if forms, ok = textutil.ShortIDs(ids, w); ok {
+			c.idW, c.cwdW, c.labelW = w, cwdW, labelW
+		}
+	}
+	if !ok {
+		forms, _ = textutil.ShortIDs(ids, c.idW)
+	}
+	// Width to spare: the folder's cells beyond what the visible rows
+	// need go to a label that is cut, then to the id, and so do the
+	// label's, up to the whole ids.
+	if c.cwd {
+		spare := max(c.cwdW-max(cwdNeed, cwdMinW), 0)
+		toLabel := min(spare, max(labelNeed-c.labelW, 0))
+		c.cwdW -= toLabel
+		c.labelW += toLabel
+	}
+	if grow := idWant - c.idW; grow > 0 {
+		fromLabel := min(grow, max(c.labelW-max(labelNeed, labelMinW), 0))
+		fromCwd := 0
+		if c.cwd {
+			fromCwd = min(grow-fromLabel, max(c.cwdW-max(cwdNeed, cwdMinW), 0))
+		}
+		if fromLabel+fromCwd > 0 {
+			c.idW += fromLabel + fromCwd
+			c.labelW -= fromLabel
+			c.cwdW -= fromCwd
+			forms, _ = textutil.ShortIDs(ids, c.idW)
+		}
+	}
+	return c.withIDs(ids, forms)
+}
+
+// withIDs records the form of each visible id.
+func (c columns) withIDs(ids, forms []string) columns {
+	c.ids = make(map[string]string, len(ids))
+	for i, id := range ids {
+		c.ids[id] = forms[i]
 	}
 	return c
 }
@@ -176,7 +253,7 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 	}
 	if cols.idW > 0 {
 		put(gap)
-		put(fitSegs([]seg{{textutil.ShortID(c.SessionID), meta}}, cols.idW)...)
+		put(fitSegs([]seg{{cols.id(c.SessionID), meta}}, cols.idW)...)
 	}
 	if cols.cwd {
 		cwd := "(no cwd)"
@@ -264,3 +341,11 @@ func badge(r sessionref.Rank) string {
 // ago", "2y ago"; "—" when the time is unknown (zero, before 2000, or more
 // than a day ahead of now). It is the module's one age format.
 func Age(now time.Time, unixMs int64) string { return textutil.Age(now, unixMs) }
+
+// id is a session id's form in the id column.
+func (c columns) id(sessionID string) string {
+	if f, ok := c.ids[sessionID]; ok {
+		return f
+	}
+	return textutil.ShortID(sessionID)
+}

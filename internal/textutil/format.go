@@ -43,6 +43,77 @@ func ShortID(id string) string {
 	return Middle(id, ShortIDWidth)
 }
 
+// IDWidth is the most cells an id's short form ever takes: 8 for a UUID,
+// else the width of the whole id made safe.
+func IDWidth(id string) int {
+	id = Inline(id)
+	if isUUID(id) {
+		return 8
+	}
+	return Width(id)
+}
+
+// ShortIDs gives each id a short form of at most w cells, for a column of
+// ids that must tell rows apart: a UUID's first 8 characters; another id
+// whole when it fits, else its two ends around "…", as [ShortID] does.
+// When the forms of two different ids would read the same, the point
+// between head and tail moves (the same for every id, the middle first)
+// to where they differ. ok is false when no split at w tells every two
+// ids apart; the forms are then cut in the middle. Two UUIDs that share
+// their first 8 characters, or ids that are one text once made safe,
+// are not counted: no split tells them apart. w is at least 1.
+func ShortIDs(ids []string, w int) (forms []string, ok bool) {
+	w = max(w, 1)
+	safe := make([]string, len(ids))
+	for i, id := range ids {
+		safe[i] = Inline(id)
+	}
+	at := func(head int) []string {
+		out := make([]string, len(safe))
+		for i, id := range safe {
+			switch {
+			case isUUID(id):
+				out[i] = id[:8]
+			case head < 0 || Width(id) <= w:
+				out[i] = Middle(id, w)
+			default:
+				h := Truncate(id, head, "")
+				out[i] = h + "…" + lastCells(id, w-1-Width(h))
+			}
+		}
+		return out
+	}
+	forms = at(-1)
+	if distinct(safe, forms) {
+		return forms, true
+	}
+	mid := (w - 1) / 2
+	for d := 1; mid-d >= 1 || mid+d <= w-2; d++ {
+		for _, head := range []int{mid + d, mid - d} {
+			if head < 1 || head > w-2 {
+				continue
+			}
+			if f := at(head); distinct(safe, f) {
+				return f, true
+			}
+		}
+	}
+	return forms, false
+}
+
+// distinct reports whether ids that differ have forms that differ.
+func distinct(ids, forms []string) bool {
+	seen := make(map[string]string, len(forms))
+	for i, f := range forms {
+		other, dup := seen[f]
+		if dup && other != ids[i] && !(isUUID(other) && isUUID(ids[i])) {
+			return false
+		}
+		seen[f] = ids[i]
+	}
+	return true
+}
+
 func isUUID(s string) bool {
 	if len(s) != 36 {
 		return false

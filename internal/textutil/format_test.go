@@ -2,6 +2,7 @@ package textutil
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -84,5 +85,36 @@ func TestAge(t *testing.T) {
 		if got := Age(now, c.ms); got != c.want {
 			t.Errorf("%s: Age(%d) = %q, want %q", c.name, c.ms, got, c.want)
 		}
+	}
+}
+
+func TestShortIDs(t *testing.T) {
+	ids := []string{"acp-session-4f1c2a-child1", "acp-session-9e2d7b-child1", "short", "0f8e2c4a-1b2c-4d3e-8f90-123456789abc"}
+	for _, c := range []struct {
+		w     int
+		want  []string
+		apart bool
+	}{
+		// The middle cut reads the same for the two long ids; a cut
+		// further left tells them apart in the same 12 cells.
+		{12, []string{"acp…a-child1", "acp…b-child1", "short", "0f8e2c4a"}, true},
+		{5, []string{"ac…d1", "ac…d1", "short", "0f8e2c4a"}, false},
+		{40, []string{"acp-session-4f1c2a-child1", "acp-session-9e2d7b-child1", "short", "0f8e2c4a"}, true},
+	} {
+		got, ok := ShortIDs(ids, c.w)
+		if ok != c.apart || strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("ShortIDs(w=%d) = %q, %v; want %q, %v", c.w, got, ok, c.want, c.apart)
+		}
+		for i, f := range got {
+			if i < 3 && Width(f) > c.w {
+				t.Errorf("ShortIDs(w=%d): %q is %d cells", c.w, f, Width(f))
+			}
+		}
+	}
+	// Two UUIDs that share their first 8 characters keep them: no cut
+	// tells them apart, and they are not what makes a set collide.
+	uuids := []string{"0f8e2c4a-1b2c-4d3e-8f90-123456789abc", "0f8e2c4a-ffff-4d3e-8f90-123456789abc", "x"}
+	if got, ok := ShortIDs(uuids, 12); !ok || got[0] != "0f8e2c4a" || got[1] != "0f8e2c4a" {
+		t.Errorf("UUIDs: %q, %v", got, ok)
 	}
 }
