@@ -64,7 +64,8 @@ func ExampleNewFetchedMsg() {
 	// Output:
 	// true false no sessions match “zzzq”
 	// ╭──────────────────────────────────────╮
-	// │ ⚠ nothing to mention: no sessions m… │
+	// │ ⚠ nothing to mention: no sessions    │
+	// │   match “zzzq”                       │
 	// ╰──────────────────────────────────────╯
 	// <nil>
 }

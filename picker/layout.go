@@ -25,12 +25,12 @@ func (m *Model) SetAnchorSpan(x, top, bottom int) {
 
 // geometry is where the popup goes and how its inside is divided.
 type geometry struct {
-	rect      Rect
-	left, top int  // screen cell of the first content cell
-	innerW    int  // content width inside the frame
-	rows      int  // candidate rows shown
-	lines     int  // content lines: rows, plus the footer or the status
-	footer    bool // the last content line is the footer
+	rect        Rect
+	left, top   int // screen cell of the first content cell
+	innerW      int // content width inside the frame
+	rows        int // candidate rows shown
+	lines       int // content lines: rows, plus the footer; or the status
+	footerLines int // the last content lines are the footer, wrapped
 }
 
 // area is the rectangle the popup must stay in.
@@ -46,21 +46,6 @@ func (m Model) layout() geometry {
 	if !m.open {
 		return geometry{}
 	}
-	_, statusOnly := m.statusLine()
-	_, _, hasFooter := m.footer()
-	want := 0
-	switch {
-	case statusOnly:
-		want = 1
-	case m.totalLines() > 0:
-		want = min(m.totalLines(), m.maxLines())
-		if hasFooter {
-			want++
-		}
-	}
-	if want == 0 {
-		return geometry{} // nothing yet: stay hidden rather than flicker
-	}
 	f := m.styles.Frame
 	frameW, frameH := f.GetHorizontalFrameSize(), f.GetVerticalFrameSize()
 	a := m.area()
@@ -70,6 +55,22 @@ func (m Model) layout() geometry {
 	}
 	if w-frameW < 1 || a.H-frameH < 1 {
 		return geometry{} // the frame alone fills the bounds
+	}
+	status, _, statusOnly := m.status()
+	footer, _, hasFooter := m.footer()
+	want, footerLines := 0, 0
+	switch {
+	case statusOnly:
+		want = len(m.wrapText(status, w-frameW, maxTextLines))
+	case m.totalLines() > 0:
+		want = min(m.totalLines(), m.maxLines())
+		if hasFooter {
+			footerLines = len(m.wrapText(footer, w-frameW, maxTextLines))
+			want += footerLines
+		}
+	}
+	if want == 0 {
+		return geometry{} // nothing yet: stay hidden rather than flicker
 	}
 	h := want + frameH
 	above := m.anchorTop - a.Y
@@ -98,11 +99,10 @@ func (m Model) layout() geometry {
 		lines:  h - frameH,
 	}
 	if !statusOnly {
-		g.rows = g.lines
-		if hasFooter && g.lines >= 2 {
-			g.rows--
-			g.footer = true
-		}
+		// The footer gives up lines before the last row does.
+		g.footerLines = min(footerLines, g.lines-1)
+		g.rows = g.lines - max(g.footerLines, 0)
+		g.footerLines = max(g.footerLines, 0)
 	}
 	return g
 }

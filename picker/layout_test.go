@@ -269,3 +269,56 @@ func TestGoldenStates(t *testing.T) {
 		}
 	}
 }
+
+// At 40 columns the picker's own messages wrap inside the popup, which
+// grows by the lines they need (at most three, and never past its
+// bounds), instead of being cut.
+func TestStatusWrapsAt40(t *testing.T) {
+	limit := WithDisable(func(sessionref.Candidate) (string, bool) { return "limit 3/3 reached", true })
+	for _, c := range []struct {
+		name string
+		m    Model
+		want string
+	}{
+		{"no match", newTestPicker(&fakeSource{}), "no sessions match “zzzq”"},
+		{"all disabled", newTestPicker(&fakeSource{}, limit), "nothing to mention: limit 3/3 reached"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.m
+			m.SetScreenSize(40, 24)
+			q := "zzzq"
+			if c.name == "all disabled" {
+				q = ""
+			}
+			m = openWith(t, m, q)
+			for _, nudge := range []bool{false, true} {
+				if nudge {
+					m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+				}
+				lines := checkBox(t, m)
+				var text []string
+				for _, l := range lines[1 : len(lines)-1] {
+					l = strings.TrimSpace(strings.Trim(ansi.Strip(l), "│"))
+					if strings.ContainsAny(l, "⊘") {
+						continue // a row, not the message
+					}
+					text = append(text, l)
+				}
+				got := strings.Join(text, " ")
+				if !strings.Contains(got, c.want) || strings.Contains(got, "…") {
+					t.Errorf("nudged %v: the message is cut: %q\n%s", nudge, got, ansi.Strip(m.View()))
+				}
+				if len(text) > maxTextLines {
+					t.Errorf("nudged %v: the message takes %d lines", nudge, len(text))
+				}
+			}
+			// Bounded to three lines in all, the popup keeps to them.
+			m.SetBounds(Rect{W: 40, H: 3})
+			m.SetAnchor(0, 2)
+			if r := m.Rect(); r.H > 3 {
+				t.Errorf("the popup is %d lines in bounds of 3", r.H)
+			}
+			checkBox(t, m)
+		})
+	}
+}

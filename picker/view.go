@@ -20,15 +20,10 @@ func (m Model) view(g geometry) string {
 	}
 	st := m.styles
 	lines := make([]string, 0, g.lines)
-	if text, ok := m.statusLine(); ok {
-		style := st.Status
-		if m.err != nil {
-			style = st.Error
+	if text, style, ok := m.status(); ok {
+		for _, l := range m.wrapText(text, g.innerW, g.lines) {
+			lines = append(lines, m.textLine(l, style, g.innerW))
 		}
-		if m.nudged {
-			text, style = "⚠ nothing to mention: "+text, st.Error
-		}
-		lines = append(lines, m.textLine(text, style, g.innerW))
 	} else {
 		cols := m.chooseColumns(g)
 		now := m.now()
@@ -47,9 +42,11 @@ func (m Model) view(g geometry) string {
 			}
 			lines = append(lines, m.renderRow(m.entry(e), highlighted, stale, cols, g.innerW, now, &plain, &hi))
 		}
-		if g.footer {
+		if g.footerLines > 0 {
 			text, style, _ := m.footer()
-			lines = append(lines, m.textLine(text, style, g.innerW))
+			for _, l := range m.wrapText(text, g.innerW, g.footerLines) {
+				lines = append(lines, m.textLine(l, style, g.innerW))
+			}
 		}
 	}
 	for len(lines) < g.lines {
@@ -66,6 +63,59 @@ func (m Model) textLine(text string, style lipgloss.Style, w int) string {
 		return style.Render(textutil.Fit(text, w))
 	}
 	return " " + style.Render(textutil.Fit(text, w-2)) + " "
+}
+
+// maxTextLines is the most lines the status or the footer wraps over;
+// what is longer still is cut, ending in "…".
+const maxTextLines = 3
+
+// wrapText breaks a status or footer text into the lines [Model.textLine]
+// draws inside a popup innerW cells wide: at most n of them (and at most
+// maxTextLines), the last cut when the text needs more.
+func (m Model) wrapText(text string, innerW, n int) []string {
+	w := innerW
+	if w >= 3 {
+		w -= 2 // textLine keeps one cell off the frame on both sides
+	}
+	// A warning's lines stand under its words, not under its sign.
+	mark, indent := "", ""
+	if rest, ok := strings.CutPrefix(text, warnSign); ok && w > 2*textutil.Width(warnSign) {
+		mark, indent, text = warnSign, spaces(textutil.Width(warnSign)), rest
+		w -= textutil.Width(warnSign)
+	}
+	lines := textutil.Wrap(text, w)
+	if n = max(min(n, maxTextLines), 1); len(lines) > n {
+		lines = append(lines[:n-1], strings.Join(lines[n-1:], " "))
+	}
+	for i := range lines {
+		if i == 0 {
+			lines[i] = mark + lines[i]
+		} else {
+			lines[i] = indent + lines[i]
+		}
+	}
+	return lines
+}
+
+// warnSign starts a warning in the status or the footer.
+const warnSign = "⚠ "
+
+// status is the text, in its style, shown instead of rows when there are
+// none to show (see [Model.statusLine]); after a pick asked for in vain
+// it is a warning.
+func (m Model) status() (string, lipgloss.Style, bool) {
+	text, ok := m.statusLine()
+	if !ok {
+		return "", lipgloss.Style{}, false
+	}
+	style := m.styles.Status
+	if m.err != nil {
+		style = m.styles.Error
+	}
+	if m.nudged {
+		text, style = warnSign+"nothing to mention: "+text, m.styles.Error
+	}
+	return text, style, true
 }
 
 // statusLine is the line shown instead of rows, when there are none to
@@ -101,7 +151,7 @@ func (m Model) statusLine() (string, bool) {
 // it did nothing.
 func (m Model) footer() (string, lipgloss.Style, bool) {
 	st := m.styles
-	warn := func(s string) (string, lipgloss.Style, bool) { return "⚠ " + s, st.Error, true }
+	warn := func(s string) (string, lipgloss.Style, bool) { return warnSign + s, st.Error, true }
 	switch {
 	case m.entries() == 0:
 		return "", st.Status, false

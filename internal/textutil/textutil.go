@@ -87,3 +87,45 @@ func lastCells(s string, w int) string {
 // ZWJ sequences, keycaps and flags are one 2-cell cluster, CJK is 2 cells
 // a character, combining marks add nothing).
 func Width(s string) int { return ansi.StringWidth(s) }
+
+// Wrap breaks plain one-line text s into lines of at most w cells as
+// [Width] measures them: at spaces, and inside a word only when the word
+// alone is wider than a line (between grapheme clusters). Spaces at a
+// break are dropped. It returns at least one line; w below 1 counts as 1.
+func Wrap(s string, w int) []string {
+	w = max(w, 1)
+	if Width(s) <= w {
+		return []string{s}
+	}
+	var lines []string
+	line, lineW := "", 0
+	flush := func() {
+		lines = append(lines, strings.TrimRight(line, " "))
+		line, lineW = "", 0
+	}
+	for _, word := range strings.Split(s, " ") {
+		ww := Width(word)
+		switch {
+		case lineW > 0 && lineW+1+ww <= w:
+			line, lineW = line+" "+word, lineW+1+ww
+			continue
+		case lineW > 0:
+			flush()
+		}
+		for ww > w { // a word wider than a line: cut it between clusters
+			head := Truncate(word, w, "")
+			if head == "" { // one cluster wider than w: a line of its own
+				c, _ := ansi.FirstGraphemeCluster(word, ansi.GraphemeWidth)
+				head = word[:max(len(c), 1)]
+			}
+			lines = append(lines, head)
+			word = word[len(head):]
+			ww = Width(word)
+		}
+		line, lineW = word, ww
+	}
+	if line != "" || len(lines) == 0 {
+		flush()
+	}
+	return lines
+}

@@ -93,3 +93,28 @@ func FuzzFit(f *testing.F) {
 		}
 	})
 }
+
+func TestWrap(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		w    int
+		want []string
+	}{
+		{"short", 10, []string{"short"}},
+		{"nothing to mention: limit 3/3 reached", 20, []string{"nothing to mention:", "limit 3/3 reached"}},
+		{"a verylongwordindeed b", 8, []string{"a", "verylong", "wordinde", "ed b"}},
+		{"会话会话会话 x", 5, []string{"会话", "会话", "会话", "x"}},
+		{"two  spaces", 4, []string{"two", "spac", "es"}},
+		{"", 4, []string{""}},
+	} {
+		got := Wrap(c.s, c.w)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("Wrap(%q, %d) = %q, want %q", c.s, c.w, got, c.want)
+		}
+		for _, l := range got {
+			if Width(l) > c.w {
+				t.Errorf("Wrap(%q, %d): %q is %d cells", c.s, c.w, l, Width(l))
+			}
+		}
+	}
+}
