@@ -49,6 +49,13 @@
 // more scroll. A pick asked for before the answers came, when no title
 // matches, waits for the hits and picks the first.
 //
+// While the entries do not all fit, the frame's bottom border says where
+// the cursor is, how many entries there are and how many of them the "in
+// messages" section holds ("3/20 · 5 in messages"), in a shorter form
+// when the popup is narrow. The picker's own messages (why nothing can be
+// picked, a source's error) wrap over up to three lines rather than
+// being cut.
+//
 // Keys (see [DefaultKeyMap]): ↑/↓ and ctrl+p/ctrl+n move and wrap,
 // pgup/pgdn and home/end jump, Tab or Enter picks, Esc closes. Mouse:
 // the wheel scrolls, motion highlights, a click picks. The [KeyMap]

@@ -360,3 +360,65 @@ func TestGoldenHits(t *testing.T) {
 		}
 	}
 }
+
+// A list that scrolls says where the cursor is and how many sessions the
+// "in messages" section holds, in the frame's bottom border, at every
+// width down to 40 columns; a list that fits, and a frame without a
+// bottom border, show none.
+func TestPositionInBottomBorder(t *testing.T) {
+	var items []sessionref.Candidate
+	for i := range 12 {
+		items = append(items, cand(fmt.Sprintf("parser-%02d", i), fmt.Sprintf("parser work %d", i), nil, time.Hour, sessionref.RankOtherCwd))
+	}
+	var hits []Hit
+	for i := range 5 {
+		hits = append(hits, Hit{Candidate: cand(fmt.Sprintf("hit-%d", i), fmt.Sprintf("found %d", i), nil, time.Hour, sessionref.RankOtherCwd), Snippet: "the parser"})
+	}
+	src := func(context.Context, string) ([]Hit, error) { return hits, nil }
+	bottom := func(m Model) string {
+		lines := checkBox(t, m)
+		return ansi.Strip(lines[len(lines)-1])
+	}
+	for _, w := range []int{40, 80, 200} {
+		m := newTestPicker(&fakeSource{items: items}, WithHitSource(src))
+		m.SetScreenSize(w, 30)
+		m, cmd := m.Open("parser")
+		m, _ = settle(m, cmd)
+		if b := bottom(m); !strings.HasSuffix(b, "─ 1/17 · 5 in messages ─╯") {
+			t.Errorf("width %d: bottom border %q", w, b)
+		}
+		m, _ = m.Update(press("down"))
+		m, _ = m.Update(press("down"))
+		if b := bottom(m); !strings.HasSuffix(b, "─ 3/17 · 5 in messages ─╯") {
+			t.Errorf("width %d: after two downs the bottom border is %q", w, b)
+		}
+		m, _ = m.Update(press("end"))
+		if b := bottom(m); !strings.HasSuffix(b, "─ 17/17 · 5 in messages ─╯") {
+			t.Errorf("width %d: at the end the bottom border is %q", w, b)
+		}
+	}
+	// Narrower, a shorter form; too narrow for any, the border is whole.
+	for w, want := range map[int]string{24: "─ 1/17 · 5 in msgs ─╯", 14: "─ 1/17 ─╯", 8: "╰──────╯"} {
+		m := newTestPicker(&fakeSource{items: items}, WithHitSource(src))
+		m.SetScreenSize(w, 30)
+		m, cmd := m.Open("parser")
+		m, _ = settle(m, cmd)
+		if b := bottom(m); !strings.HasSuffix(b, want) {
+			t.Errorf("width %d: bottom border %q, want it to end %q", w, b, want)
+		}
+	}
+	// A list that fits shows no position.
+	m := newTestPicker(&fakeSource{items: items[:3]})
+	m = openWith(t, m, "parser")
+	if b := bottom(m); strings.Contains(b, "/") {
+		t.Errorf("a list that fits shows a position: %q", b)
+	}
+	// A frame without a bottom border keeps its shape.
+	st := PlainStyles()
+	st.Frame = st.Frame.BorderBottom(false)
+	m = newTestPicker(&fakeSource{items: items}, WithStyles(st))
+	m = openWith(t, m, "parser")
+	if b := bottom(m); strings.Contains(b, "/") {
+		t.Errorf("a frame without a bottom border shows a position: %q", b)
+	}
+}

@@ -1,10 +1,12 @@
 package picker
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
 )
@@ -53,7 +55,85 @@ func (m Model) view(g geometry) string {
 		lines = append(lines, strings.Repeat(" ", g.innerW))
 	}
 	f := st.Frame
-	return f.Width(g.rect.W - f.GetHorizontalMargins()).Render(strings.Join(lines[:g.lines], "\n"))
+	box := f.Width(g.rect.W - f.GetHorizontalMargins()).Render(strings.Join(lines[:g.lines], "\n"))
+	if g.rows > 0 && m.totalLines() > g.rows {
+		box = m.withPosition(box, g) // only a list that scrolls needs it
+	}
+	return box
+}
+
+// position is the count and place shown in the frame's bottom border
+// while the list scrolls:
+// the highlighted entry's number and how many there are ("how many
+// sessions" when none is highlighted), and how many of them are in the
+// "in messages" section ("3/20 · 5 in messages"); then shorter forms, for
+// narrow popups.
+func (m Model) position() []string {
+	n := m.entries()
+	if n == 0 {
+		return nil
+	}
+	at := fmt.Sprintf("%d/%d", min(m.cursor+1, n), n)
+	if !m.Pickable() {
+		at = fmt.Sprintf("%d sessions", n) // no row is highlighted
+	}
+	if len(m.hits) == 0 {
+		return []string{at}
+	}
+	return []string{
+		fmt.Sprintf("%s · %d in messages", at, len(m.hits)),
+		fmt.Sprintf("%s · %d in msgs", at, len(m.hits)),
+		at,
+	}
+}
+
+// withPosition writes the position into the bottom border of the framed
+// box, right-aligned with a stretch of border on either side, in the
+// border's colours; the first form that fits is used. A frame without a
+// bottom border shows none, and the box stays as it was.
+func (m Model) withPosition(box string, g geometry) string {
+	f := m.styles.Frame
+	b, _, right, bottom, left := f.GetBorder()
+	if !bottom || b.Bottom == "" {
+		return box
+	}
+	lines := strings.Split(box, "\n")
+	at := len(lines) - 1 - f.GetMarginBottom()
+	if at < 0 {
+		return box
+	}
+	line := lines[at]
+	total := textutil.Width(line)
+	start := f.GetMarginLeft()
+	if left {
+		start += textutil.Width(b.BottomLeft)
+	}
+	end := total - f.GetMarginRight()
+	if right {
+		end -= textutil.Width(b.BottomRight)
+	}
+	style := lipgloss.NewStyle()
+	if c := f.GetBorderBottomForeground(); c != nil {
+		style = style.Foreground(c)
+	}
+	if c := f.GetBorderBottomBackground(); c != nil {
+		style = style.Background(c)
+	}
+	for _, text := range m.position() {
+		text = " " + text + " "
+		tw := textutil.Width(text)
+		if end-start < tw+2 {
+			continue // keep a stretch of border on both sides
+		}
+		from := end - 1 - tw
+		out := ansi.Cut(line, 0, from) + style.Render(text) + ansi.Cut(line, from+tw, total)
+		if textutil.Width(out) != total {
+			return box // a border the cut measures otherwise: leave it whole
+		}
+		lines[at] = out
+		return strings.Join(lines, "\n")
+	}
+	return box
 }
 
 // textLine is a line of words inside the popup, kept one cell off the
