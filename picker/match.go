@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -57,6 +59,7 @@ func highlightMatch(label, query string) []seg {
 	if !ok {
 		return []seg{{label, partLabel}}
 	}
+	a, z = wholeClusters(label, a, z)
 	return []seg{{label[:a], partLabel}, {label[a:z], partMatch}, {label[z:], partLabel}}
 }
 
@@ -68,4 +71,25 @@ func loweredLen(r rune) int {
 		return len("σ")
 	}
 	return len(strings.ToLower(string(r)))
+}
+
+// wholeClusters widens the byte range [a, z) of s to whole grapheme
+// clusters, so no segment of a row starts inside one: a cluster's pieces
+// can measure narrower apart than together (a query of U+FE0F alone
+// would split the keycap "1️⃣"), and a row is fitted by adding up the
+// widths of its segments.
+func wholeClusters(s string, a, z int) (int, int) {
+	na, nz := a, z
+	for i := 0; i < len(s); {
+		c, _ := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		n := max(len(c), 1)
+		if i <= a && a < i+n {
+			na = i
+		}
+		if i < z && z <= i+n {
+			nz = i + n
+		}
+		i += n
+	}
+	return na, nz
 }
