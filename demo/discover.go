@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -20,6 +21,7 @@ const DiscoverHitLimit = 20
 type indexState struct {
 	ix          *discover.Index
 	running     bool // a Sync is due or runs
+	quiet       bool // the running Sync follows changes: no progress line
 	synced      bool // a Sync finished
 	done, total int
 	stats       discover.SyncStats
@@ -113,16 +115,38 @@ func waitIndex(ch <-chan indexMsg) tea.Cmd {
 	}
 }
 
-// onIndex records the Sync's news and waits for more.
+// resyncMsg says it is time to sync the index again.
+type resyncMsg struct{}
+
+// onIndex records the Sync's news and waits for more; when a Sync ends
+// it schedules the next (Options.Resync).
 func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 	if msg.finished {
-		m.index.running, m.index.synced, m.index.stats, m.index.err = false, true, msg.stats, msg.err
+		quiet := m.index.quiet
+		m.index.running, m.index.quiet, m.index.synced, m.index.stats, m.index.err = false, false, true, msg.stats, msg.err
 		m.layout()
-		return m.comp.RefreshPicker() // an open picker's hits cover the whole index now
+		var cmd tea.Cmd
+		if !quiet || msg.stats.Indexed+msg.stats.Removed > 0 {
+			cmd = m.comp.RefreshPicker() // an open picker's hits cover the whole index now
+		}
+		if m.opts.Resync > 0 {
+			cmd = tea.Batch(cmd, tea.Tick(m.opts.Resync, func(time.Time) tea.Msg { return resyncMsg{} }))
+		}
+		return cmd
 	}
 	m.index.done, m.index.total = msg.done, msg.total
 	m.layout()
 	return waitIndex(msg.next)
+}
+
+// onResync starts a Sync that follows what changed, without a progress
+// line, unless one runs.
+func (m *Model) onResync() tea.Cmd {
+	if m.index.ix == nil || m.index.running {
+		return nil
+	}
+	m.index.running, m.index.quiet = true, true
+	return syncIndex(m.index.ix, m.indexCh)
 }
 
 // indexStatus is the status line of the index: its progress while a
@@ -130,6 +154,8 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 func (m Model) indexStatus() string {
 	s := m.index
 	switch {
+	case s.running && s.quiet:
+		return ""
 	case s.running && s.total > 0:
 		return fmt.Sprintf("%sindexing %d/%d… (titles are searchable meanwhile)", s.notice, s.done, s.total)
 	case s.running:

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/sessionref"
 )
 
 // withDiscovery turns discovery on and says, in s-api's messages only, a
@@ -124,3 +125,87 @@ func BenchmarkStartToSearchable(b *testing.B) {
 		})
 	}
 }
+
+// The index follows the store while the demo runs: a word said in a
+// session after the first Sync is found once Options.Resync has passed,
+// and these later Syncs show no progress line.
+func TestIndexFollowsTheStore(t *testing.T) {
+	var store *fakestore.Store
+	m, _ := newDemoWith(t, func(o *Options) {
+		withDiscovery(o)
+		store = o.Store.(*fakestore.Store)
+		o.Resync = 50 * time.Millisecond
+	})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	waitFor(t, tm, "No messages yet")
+	tm.Type("@quokka") // the first Sync ended: its hit is shown
+	waitFor(t, tm, "the quokka outage came from the retry loop")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if _, err := store.AppendAssistant("s-api", "and a numbat chewed the cable"); err != nil {
+		t.Fatal(err)
+	}
+	// No hit at first; the next Sync finds it and refreshes the picker.
+	tm.Type(" @numbat")
+	waitFor(t, tm, "a numbat chewed the cable")
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	final.Close()
+}
+
+// A Sync that follows changes runs without a progress line; one runs at
+// a time.
+func TestResyncIsQuiet(t *testing.T) {
+	m, _ := newDemoWith(t, withDiscovery)
+	defer m.Close()
+	m = drive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.index.running = false
+	if cmd := m.onResync(); cmd == nil || !m.index.running || !m.index.quiet {
+		t.Fatalf("no quiet Sync started: running %v quiet %v", m.index.running, m.index.quiet)
+	}
+	m.index.done, m.index.total = 3, 10
+	if s := m.indexStatus(); s != "" {
+		t.Fatalf("a quiet Sync shows %q", s)
+	}
+	if cmd := m.onResync(); cmd != nil {
+		t.Fatal("a second Sync started while one runs")
+	}
+}
+
+// Over the demo's store and a sessions root, the index's fast path asks
+// each id of the store that serves it, and agrees with ReadSurface.
+func TestUnionCapturedSeqs(t *testing.T) {
+	local, refs := fakestore.New(), fakestore.New()
+	ctx := context.Background()
+	local.Create("both", nil, now)
+	local.AppendUser("both", "one")
+	refs.Create("both", nil, now)
+	for range 3 {
+		refs.AppendUser("both", "more")
+	}
+	refs.Create("theirs", nil, now)
+	refs.AppendUser("theirs", "x")
+	refs.AppendAssistant("theirs", "y")
+	local.Create("empty", nil, now)
+	u := union{local: local, refs: refs}
+	ids := []string{"theirs", "both", "empty"}
+	seqs, err := u.CapturedSeqs(ctx, ids)
+	if err != nil || len(seqs) != len(ids) {
+		t.Fatalf("seqs %v, err %v", seqs, err)
+	}
+	for i, id := range ids {
+		s, err := u.ReadSurface(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (seqs[i] == nil) != (s.CapturedThroughSeq == nil) || seqs[i] != nil && *seqs[i] != *s.CapturedThroughSeq {
+			t.Errorf("%s: seq %v, ReadSurface says %v", id, seqs[i], s.CapturedThroughSeq)
+		}
+	}
+	if seqs, err := (union{local: local, refs: plainRefs{refs}}).CapturedSeqs(ctx, ids); seqs != nil || err != nil {
+		t.Fatalf("a root without the fast path gave %v, %v", seqs, err)
+	}
+}
+
+// plainRefs hides a store's fast path.
+type plainRefs struct{ sessionref.SessionQuery }

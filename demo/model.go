@@ -239,6 +239,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case indexMsg:
 		return m, m.onIndex(msg)
+	case resyncMsg:
+		return m, m.onResync()
 	case composer.SubmittedMsg:
 		m.sentCount++
 		return m, m.load(messagesFor(msg))

@@ -59,7 +59,16 @@ type Options struct {
 	DiscoverPath string
 	// DiscoverRefuse lists sessions roots the index file must not be in.
 	DiscoverRefuse []string
+	// Resync is how long after a Sync ends the next one starts, so the
+	// index follows sessions that change while the demo runs (a live
+	// sessions root, the demo's own messages). These later Syncs show no
+	// progress line; they re-index only what changed. Zero means
+	// DefaultResync; below zero, the index is synced once, at start.
+	Resync time.Duration
 }
+
+// DefaultResync is how often the full-text index follows the store.
+const DefaultResync = 15 * time.Second
 
 // DefaultInlineHeight is the most lines an inline demo takes.
 const DefaultInlineHeight = 16
@@ -73,6 +82,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.InlineHeight <= 0 {
 		o.InlineHeight = DefaultInlineHeight
+	}
+	if o.Resync == 0 {
+		o.Resync = DefaultResync
 	}
 	return o
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/dshkit/mentions/discover"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -81,4 +82,53 @@ func (u union) ReadSurface(ctx context.Context, id string) (sessionref.Surface, 
 		return s, nil
 	}
 	return u.refs.ReadSurface(ctx, id)
+}
+
+// CapturedSeqs is discover's fast path over both stores, when both offer
+// it: each id is asked of the store that serves it (local when it lists
+// it), so a Sync that follows changes reads only changed surfaces.
+func (u union) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error) {
+	ls, ok1 := u.local.(discover.SeqLister)
+	rs, ok2 := u.refs.(discover.SeqLister)
+	if !ok1 || !ok2 {
+		return nil, nil // discover reads every surface instead
+	}
+	local, err := u.local.ListSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	isLocal := make(map[string]bool, len(local))
+	for _, h := range local {
+		isLocal[h.ID] = true
+	}
+	var mine, theirs []string
+	var mineAt, theirsAt []int
+	for i, id := range ids {
+		if isLocal[id] {
+			mine, mineAt = append(mine, id), append(mineAt, i)
+		} else {
+			theirs, theirsAt = append(theirs, id), append(theirsAt, i)
+		}
+	}
+	out := make([]*int64, len(ids))
+	for _, part := range []struct {
+		q   discover.SeqLister
+		ids []string
+		at  []int
+	}{{ls, mine, mineAt}, {rs, theirs, theirsAt}} {
+		if len(part.ids) == 0 {
+			continue
+		}
+		seqs, err := part.q.CapturedSeqs(ctx, part.ids)
+		if err != nil {
+			return nil, err
+		}
+		if len(seqs) != len(part.ids) {
+			return nil, nil
+		}
+		for k, i := range part.at {
+			out[i] = seqs[k]
+		}
+	}
+	return out, nil
 }
