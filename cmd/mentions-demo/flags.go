@@ -12,11 +12,13 @@ import (
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// Limits of the numeric flags. A count above maxCount would take minutes
-// and gigabytes to generate; a latency above maxLatency is a typo.
+// Limits of the numeric flags. The embedded store holds every generated
+// session in memory (about 12 KB each: the generator's long messages
+// among them), so maxCount keeps it near a gigabyte; a latency above
+// maxLatency is a typo.
 const (
 	defaultCount   = 300
-	maxCount       = 1_000_000
+	maxCount       = 100_000
 	maxLatency     = time.Minute
 	maxSafeInteger = 1<<53 - 1 // the largest budget the core accepts
 )

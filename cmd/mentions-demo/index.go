@@ -1,34 +1,53 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/dshkit/mentions/demo"
 	"github.com/dshkit/mentions/discover"
 	"github.com/dshkit/mentions/dshlog"
 )
 
-// addIndex turns full-text discovery on unless --no-index: in memory for
-// the embedded store alone; with --sessions or --dsh, in a file under the
-// user's cache directory keyed by the sessions root (never inside it),
-// so the next start syncs only what changed.
-func addIndex(o *demo.Options, f flags) error {
+// memoryIndexMax is the largest embedded corpus indexed in memory; a
+// bigger one is indexed in a temporary file, so the index's pages stay
+// in the operating system's cache instead of the demo's heap.
+const memoryIndexMax = 20_000
+
+// addIndex turns full-text discovery on unless --no-index: for the
+// embedded store alone in memory, or in a temporary file when the corpus
+// is big; with --sessions or --dsh, in a file under the user's cache
+// directory keyed by the sessions root (never inside it), so the next
+// start syncs only what changed. done removes what addIndex made that
+// must not outlive the demo; call it after the index is closed.
+func addIndex(o *demo.Options, f flags) (done func(), err error) {
+	done = func() {}
 	if f.noIndex {
-		return nil
+		return done, nil
 	}
 	o.Discover = true
 	root := f.sessions
 	if root == "" && !f.dsh {
-		return nil
+		if f.count <= memoryIndexMax {
+			return done, nil
+		}
+		dir, err := os.MkdirTemp("", "mentions-demo-index-")
+		if err != nil {
+			return done, fmt.Errorf("a temporary index: %w", err)
+		}
+		o.DiscoverPath = filepath.Join(dir, "index.sqlite")
+		return func() { os.RemoveAll(dir) }, nil
 	}
 	if root == "" {
-		var err error
 		if root, err = dshlog.DefaultRoot(); err != nil {
-			return err
+			return done, err
 		}
 	}
 	path, err := discover.DefaultPath(root)
 	if err != nil {
-		return err
+		return done, err
 	}
 	o.DiscoverPath, o.DiscoverRefuse = path, []string{root}
-	return nil
+	return done, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,9 +38,11 @@ func TestIndexFlags(t *testing.T) {
 			t.Fatal(err)
 		}
 		var o demo.Options
-		if err := addIndex(&o, f); err != nil {
+		done, err := addIndex(&o, f)
+		if err != nil {
 			t.Fatal(err)
 		}
+		done()
 		if o.Discover != c.discover || (o.DiscoverPath != "") != c.inCache {
 			t.Fatalf("%q: discover %v path %q", c.args, o.Discover, o.DiscoverPath)
 		}
@@ -51,6 +54,23 @@ func TestIndexFlags(t *testing.T) {
 				t.Fatalf("%q: %q is not under the cache dir %q", c.args, o.DiscoverPath, cacheDir)
 			}
 		}
+	}
+	// A big embedded corpus is indexed in a temporary file, removed after.
+	f, err := parseFlags([]string{"--count", fmt.Sprint(memoryIndexMax + 1)}, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o demo.Options
+	done, err := addIndex(&o, f)
+	if err != nil || !o.Discover || o.DiscoverPath == "" {
+		t.Fatalf("a big corpus: discover %v path %q err %v", o.Discover, o.DiscoverPath, err)
+	}
+	if _, err := os.Stat(filepath.Dir(o.DiscoverPath)); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	if _, err := os.Stat(filepath.Dir(o.DiscoverPath)); !os.IsNotExist(err) {
+		t.Fatalf("the temporary index is left: %v", err)
 	}
 	if _, err := parseFlags([]string{"--no-index=maybe"}, noEnv); err == nil || !strings.Contains(err.Error(), "--no-index") {
 		t.Fatalf("bad --no-index: %v", err)

@@ -78,9 +78,11 @@ func start(f flags) error {
 	if err := addLogs(&opts, f.sessions, f.dsh, f.count); err != nil {
 		return err
 	}
-	if err := addIndex(&opts, f); err != nil {
+	removeIndex, err := addIndex(&opts, f)
+	if err != nil {
 		return err
 	}
+	defer removeIndex()
 	m, err := demo.New(opts)
 	if err != nil {
 		return err
