@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -420,5 +421,39 @@ func TestPositionInBottomBorder(t *testing.T) {
 	m = openWith(t, m, "parser")
 	if b := bottom(m); strings.Contains(b, "/") {
 		t.Errorf("a frame without a bottom border shows a position: %q", b)
+	}
+}
+
+// A snippet too wide for its line keeps its first matched term in sight:
+// its start gives way to "…" rather than the term being cut off.
+func TestSnippetShowsItsFirstMatch(t *testing.T) {
+	for _, c := range []struct {
+		snippet, term string
+	}{
+		{"we fixed the retry bug in the parser backoff loop yesterday", "parser"},
+		{"J'ai lu main.tf : la boucle dépassait d'un élément. C'est corrigé, avec un test de régression.", "régression"},
+		{"讨论了很多关于日志模块的问题，最后决定把解析器的重试策略改掉", "重试策略"},
+		{"short then a term that is itself far wider than any line: supercalifragilisticexpialidocious", "supercalifragilisticexpialidocious"},
+	} {
+		a := strings.Index(c.snippet, c.term)
+		for _, w := range []int{16, 24, 40} {
+			segs := fitSegs(showFirstMatch(snippetSegs(c.snippet, [][2]int{{a, a + len(c.term)}}, false), w), w)
+			line, shown := "", ""
+			for i, s := range segs {
+				line += s.text
+				if s.part == partMatch && i <= 2 {
+					shown += s.text
+				}
+			}
+			if textutil.Width(line) > w {
+				t.Fatalf("%q at %d: %q is %d cells", c.term, w, line, textutil.Width(line))
+			}
+			if textutil.Width(c.term) <= w-2 && shown != c.term {
+				t.Errorf("%q at %d: the term shows as %q in %q", c.term, w, shown, line)
+			}
+			if shown == "" {
+				t.Errorf("%q at %d: no part of the term shows in %q", c.term, w, line)
+			}
+		}
 	}
 }

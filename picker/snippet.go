@@ -30,9 +30,46 @@ func (m Model) renderSnippet(h Hit, highlighted, stale bool, innerW int, plain, 
 	if highlighted {
 		rs = hi
 	}
-	segs := []seg{{text: spaces(min(snippetIndent, innerW))}}
-	segs = append(segs, snippetSegs(h.Snippet, h.Match, stale)...)
+	indent := min(snippetIndent, innerW)
+	segs := []seg{{text: spaces(indent)}}
+	segs = append(segs, showFirstMatch(snippetSegs(h.Snippet, h.Match, stale), innerW-indent)...)
 	return paint(fitSegs(segs, innerW), rs, innerW)
+}
+
+// showFirstMatch keeps the first matched term of a snippet too wide for
+// w cells in sight: when the term would end past the line, the snippet's
+// start gives way to "…" until the term ends about two thirds along (or
+// starts the line, when it is that long itself). segs are snippetSegs'
+// (text and term alternate: the terms are the odd ones).
+func showFirstMatch(segs []seg, w int) []seg {
+	total, end, matchW := 0, -1, 0
+	for i, s := range segs {
+		sw := textutil.Width(s.text)
+		total += sw
+		if end < 0 && i%2 == 1 && sw > 0 {
+			end, matchW = total, sw
+		}
+	}
+	start := end - matchW
+	if total <= w || end < 0 || end <= w-1 || start == 0 {
+		return segs
+	}
+	// "…" takes the place of the first of the cells dropped.
+	drop := min(start, max(1, end+1-2*w/3))
+	out := []seg{{"…", segs[0].part}}
+	for _, s := range segs {
+		sw := textutil.Width(s.text)
+		switch {
+		case drop >= sw:
+			drop -= sw
+		case drop > 0:
+			out = append(out, seg{textutil.LastCells(s.text, sw-drop), s.part})
+			drop = 0
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // snippetSegs splits a snippet at its match ranges, each piece drawn

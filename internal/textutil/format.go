@@ -78,7 +78,7 @@ func ShortIDs(ids []string, w int) (forms []string, ok bool) {
 				out[i] = Middle(id, w)
 			default:
 				h := Truncate(id, head, "")
-				out[i] = h + "…" + lastCells(id, w-1-Width(h))
+				out[i] = h + "…" + LastCells(id, w-1-Width(h))
 			}
 		}
 		return out

@@ -57,12 +57,12 @@ func Middle(s string, w int) string {
 		return Truncate(s, w, "")
 	}
 	head := Truncate(s, (w-1)/2, "")
-	return head + "…" + lastCells(s, w-1-Width(head))
+	return head + "…" + LastCells(s, w-1-Width(head))
 }
 
-// lastCells is the longest end of plain text s that takes at most w
+// LastCells is the longest end of plain text s that takes at most w
 // cells, cut at a grapheme cluster boundary.
-func lastCells(s string, w int) string {
+func LastCells(s string, w int) string {
 	var ends []int // byte offset where each cluster starts
 	var widths []int
 	for i := 0; i < len(s); {
