@@ -38,8 +38,9 @@ func (m Model) renderSnippet(h Hit, highlighted, stale bool, innerW int, plain, 
 
 // showFirstMatch keeps the first matched term of a snippet too wide for
 // w cells in sight: when the term would end past the line, the snippet's
-// start gives way to "…" until the term ends about two thirds along (or
-// starts the line, when it is that long itself). segs are snippetSegs'
+// start gives way to "…" until the term ends about two thirds along, or
+// the snippet's end fits (or the term starts the line, when it is that
+// long itself). segs are snippetSegs'
 // (text and term alternate: the terms are the odd ones).
 func showFirstMatch(segs []seg, w int) []seg {
 	total, end, matchW := 0, -1, 0
@@ -54,8 +55,10 @@ func showFirstMatch(segs []seg, w int) []seg {
 	if total <= w || end < 0 || end <= w-1 || start == 0 {
 		return segs
 	}
-	// "…" takes the place of the first of the cells dropped.
-	drop := min(start, max(1, end+1-2*w/3))
+	// "…" takes the place of the first of the cells dropped: as many as
+	// bring the term's end two thirds along, or the snippet's end to the
+	// line's when that is fewer, and never the term itself.
+	drop := min(start, max(1, min(end+1-2*w/3, total+1-w)))
 	out := []seg{{"…", segs[0].part}}
 	for _, s := range segs {
 		sw := textutil.Width(s.text)
