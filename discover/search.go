@@ -150,7 +150,9 @@ var splitFrom int64 = 2048
 // whole table.
 func (ix *Index) parts(ctx context.Context) ([]part, error) {
 	var lo, hi int64
-	if err := ix.db.QueryRowContext(ctx, `SELECT coalesce(min(rowid), 0), coalesce(max(rowid), 0) FROM sessions`).Scan(&lo, &hi); err != nil {
+	// Two subqueries: SQLite answers a lone min or max from the index's
+	// ends, but scans the table for both in one.
+	if err := ix.db.QueryRowContext(ctx, `SELECT coalesce((SELECT min(rowid) FROM sessions), 0), coalesce((SELECT max(rowid) FROM sessions), 0)`).Scan(&lo, &hi); err != nil {
 		return nil, err
 	}
 	if hi-lo < splitFrom {
