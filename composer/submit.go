@@ -90,7 +90,10 @@ func (m Model) describeRaw(err error) string {
 	case sessionref.CodeReadFailed:
 		return "Couldn't read " + who + ": " + why + "."
 	case sessionref.CodeBudgetExceeded:
-		return who + " is too large to fit the " + textutil.Bytes(m.budget) + " snapshot budget; remove it or mention a smaller session."
+		// Messages are left out to fit: only the snapshot's own frame
+		// (ids, labels, folder) can be too large, so a smaller session
+		// would not help.
+		return who + " is too large to fit the " + textutil.Bytes(m.budget) + " snapshot budget even with every message left out; remove it, or raise the budget."
 	case sessionref.CodeCancelled:
 		return "Sending cancelled; your draft is kept."
 	}
