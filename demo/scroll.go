@@ -97,6 +97,7 @@ func (m Model) mouseHelp() [][]key.Binding {
 		b("wheel", "scroll the transcript or screen"),
 		b("click", "expand/collapse a card"),
 		b("click", "pick a session in the picker"),
+		b("click", "outside the picker: close it"),
 	}}
 }
 
