@@ -14,6 +14,10 @@ type KeyMap struct {
 	// ScrollUp and ScrollDown page the transcript (or the open screen).
 	ScrollUp   key.Binding
 	ScrollDown key.Binding
+	// GoToStart and GoToEnd jump to the top and the bottom of the
+	// inspector or the key list.
+	GoToStart key.Binding
+	GoToEnd   key.Binding
 	// Back closes the inspector or the key list.
 	Back key.Binding
 }
@@ -26,6 +30,8 @@ func DefaultKeyMap() KeyMap {
 		Help:       key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", "more keys")),
 		ScrollUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up")),
 		ScrollDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
+		GoToStart:  key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top of ctrl+t/f1")),
+		GoToEnd:    key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom of ctrl+t/f1")),
 		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 	}
 }
@@ -37,5 +43,5 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Inspect, k.ScrollUp, k.ScrollDown}, {k.Help, k.Back, k.Quit}}
+	return [][]key.Binding{{k.Inspect, k.ScrollUp, k.ScrollDown, k.GoToStart, k.GoToEnd}, {k.Help, k.Back, k.Quit}}
 }

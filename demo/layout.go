@@ -204,8 +204,11 @@ func (m Model) overlayView(title string, vp viewport.Model) string {
 	total := vp.TotalLineCount()
 	// The position and the way out first; the scroll keys when they fit.
 	bottom := scrollPosition(total, vp.YOffset(), vp.Height()) + " · esc back"
-	if full := bottom + " · ↑/↓ pgup/pgdn scroll"; total > vp.Height() && textutil.Width(full) <= m.w {
-		bottom = full
+	for _, keys := range []string{" · ↑/↓ pgup/pgdn home/end scroll", " · ↑/↓ pgup/pgdn scroll"} {
+		if full := bottom + keys; total > vp.Height() && textutil.Width(full) <= m.w {
+			bottom = full
+			break
+		}
 	}
 	if m.confirmQuit {
 		bottom = "ctrl+c again quits and loses the draft"

@@ -35,6 +35,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.screen == inspectScreen && key.Matches(msg, k.Inspect),
 			m.screen == helpScreen && key.Matches(msg, k.Help):
 			m.screen = chatScreen
+		case key.Matches(msg, k.GoToStart):
+			vp.GotoTop()
+		case key.Matches(msg, k.GoToEnd):
+			vp.GotoBottom()
 		default:
 			*vp, _ = vp.Update(msg)
 		}

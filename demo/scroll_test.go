@@ -44,7 +44,7 @@ func TestTranscriptSaysThereIsMore(t *testing.T) {
 	if want := m.vp.TotalLineCount() - m.vp.YOffset() - m.vp.Height(); below[1] != itoa(want) {
 		t.Fatalf("sign says %s more lines, %d are below", below[1], want)
 	}
-	if !strings.Contains(lastLine(m), "pgup/pgdn scroll") {
+	if !strings.Contains(lastLine(m), "pgup/pgdn") {
 		t.Fatalf("hint line %q does not name the paging keys", lastLine(m))
 	}
 	for range 20 {
@@ -138,7 +138,7 @@ func TestHelpListsMouseAndEveryNewlineKey(t *testing.T) {
 		t.Errorf("F1 footer offers scrolling with nothing to scroll: %q", lastLine(m))
 	}
 	small := at(t, scenario{"help", sessionref.Config{}, func(m Model) Model { return drive(m, f1) }}, 80, 24, nil)
-	if !strings.Contains(lastLine(small), "pgup/pgdn scroll") {
+	if !strings.Contains(lastLine(small), "pgup/pgdn") {
 		t.Errorf("F1 footer at 80×24 does not offer scrolling: %q", lastLine(small))
 	}
 	noMouse := at(t, scenario{"help", sessionref.Config{}, func(m Model) Model { return drive(m, f1) }}, 200, 60, func(o *Options) { o.NoMouse = true })
@@ -183,3 +183,29 @@ func lastLine(m Model) string {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func stripAll(s string) string { return ansi.Strip(s) }
+
+// Home and End jump to the top and the bottom of the inspector and of
+// F1, and the bottom line offers them when it has room.
+func TestOverlaysGoToStartAndEnd(t *testing.T) {
+	m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 80, 12, nil)
+	for _, open := range []tea.KeyPressMsg{f1, {Code: 't', Mod: tea.ModCtrl}} {
+		m = drive(m, open)
+		first := lastLine(m)
+		if !strings.Contains(first, "lines 1–") {
+			t.Fatalf("not at the top: %q", first)
+		}
+		m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnd})
+		if l := lastLine(m); !strings.Contains(l, "(100%)") {
+			t.Fatalf("end did not reach the bottom: %q", l)
+		}
+		m = drive(m, tea.KeyPressMsg{Code: tea.KeyHome})
+		if l := lastLine(m); !strings.Contains(l, "lines 1–") {
+			t.Fatalf("home did not reach the top: %q", l)
+		}
+		m = drive(m, esc)
+	}
+	wide := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 120, 12, nil)
+	if l := lastLine(drive(wide, f1)); !strings.Contains(l, "home/end") {
+		t.Fatalf("the bottom line does not offer home/end at 120 columns: %q", l)
+	}
+}
