@@ -358,16 +358,31 @@ func (p *parsed) rawHalves(fd feeder, r io.ReaderAt, from, to int64, end *int64)
 	if isPacked(rec.typ) {
 		start = rec.seq0
 	}
+	var qEnd int64
+	ok := p.joinHalves(fd, start,
+		func() { p.rawStream(fd, r, from, split, &p.events, false) },
+		func(q *parsed, second *segment) { qEnd = q.rawStream(fd, r, split, to, second, false) })
+	if ok {
+		*end = qEnd
+	}
+	return ok
+}
+
+// joinHalves runs decodeFirst (into p) and decodeSecond (into a fresh
+// parsed and segment whose seqs start at start) at once, and appends the
+// second half to p, its lines shifted after p's. When either half fails
+// or they do not meet at start, p is left as it was and joinHalves
+// returns false.
+func (p *parsed) joinHalves(fd feeder, start int64, decodeFirst func(), decodeSecond func(q *parsed, second *segment)) bool {
 	q := &parsed{path: p.path, zstd: p.zstd} // its lines are numbered from 1 and shifted when joined
 	second := segment{next: start}
-	var qEnd int64
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		qEnd = q.rawStream(fd, r, split, to, &second, false)
+		decodeSecond(q, &second)
 	}()
 	savedEvents, savedLine := p.events.clipped(), p.line
-	p.rawStream(fd, r, from, split, &p.events, false)
+	decodeFirst()
 	<-done
 	if p.err != nil || p.stopped || q.err != nil || q.stopped || p.events.next != start || fd.stop() != nil {
 		p.events, p.err, p.stopped, p.line = savedEvents, nil, false, savedLine
@@ -379,7 +394,6 @@ func (p *parsed) rawHalves(fd feeder, r io.ReaderAt, from, to int64, end *int64)
 	p.events.events = append(p.events.events, second.events...)
 	p.events.next, p.events.lastTime = second.next, second.lastTime
 	p.line += q.line
-	*end = qEnd
 	return true
 }
 
@@ -444,27 +458,9 @@ func (p *parsed) decodeHalves(fd feeder, text []byte) bool {
 	if isPacked(r.typ) {
 		start = r.seq0
 	}
-	q := &parsed{path: p.path, zstd: p.zstd} // its lines are numbered from 1 and shifted when joined
-	second := segment{next: start}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		q.decodeLines(fd, b, &second, false)
-	}()
-	savedEvents, savedLine := p.events.clipped(), p.line
-	p.decodeLines(fd, a, &p.events, false)
-	<-done
-	if p.err != nil || p.stopped || q.err != nil || q.stopped || p.events.next != start || fd.stop() != nil {
-		p.events, p.err, p.stopped, p.line = savedEvents, nil, false, savedLine
-		return false
-	}
-	for i := range second.events {
-		second.events[i].line += p.line
-	}
-	p.events.events = append(p.events.events, second.events...)
-	p.events.next, p.events.lastTime = second.next, second.lastTime
-	p.line += q.line
-	return true
+	return p.joinHalves(fd, start,
+		func() { p.decodeLines(fd, a, &p.events, false) },
+		func(q *parsed, second *segment) { q.decodeLines(fd, b, second, false) })
 }
 
 // header reads the first line.
