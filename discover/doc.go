@@ -22,7 +22,9 @@
 // capture seq (the seq of its log's last event) or its title event seq
 // changed; sessions the store no longer lists leave the index. A store
 // that implements [SeqLister] spares Sync reading unchanged surfaces.
-// Work is committed in batches of 128 sessions, so a search during a
+// Surfaces are read up to four at once, ahead of the session being
+// written, so a slow store is waited on in parallel. Work is committed
+// in batches of 128 sessions, so a search during a
 // first Sync already sees the sessions done (newest first, the store's
 // order), and a cancelled Sync keeps them. [WithProgress] reports each
 // step.

@@ -142,6 +142,24 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 		}
 	}
 
+	// Which sessions need their surface read: all but those whose seq
+	// and title say they are unchanged. They are read ahead, a few at
+	// once, in the loop's order.
+	needs := make([]bool, len(headers))
+	for i := range headers {
+		if i < len(titles) && titles[i].Err != nil {
+			continue
+		}
+		var title *sessionref.Title
+		if i < len(titles) {
+			title = titles[i].Title
+		}
+		st, had := known[clean(headers[i].ID)]
+		needs[i] = seqs == nil || !(had && sameSeq(st.captured, seqs[i]) && sameSeq(st.titleSeq, titleSeq(title)))
+	}
+	ra := ix.readAhead(ctx, headers, needs)
+	defer ra.stop()
+
 	ix.report(Progress{Done: 0, Total: len(headers)})
 	for i := range headers {
 		if err := ctx.Err(); err != nil {
@@ -166,23 +184,23 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 		}
 		d := doc{id: h.ID, cwd: h.Cwd, created: h.CreatedAt, title: title}
 		switch {
-		case seqs != nil && same(seqs[i]):
+		case !needs[i]:
 			d.captured, d.metaOnly = seqs[i], true
 		default:
-			surf, err := ix.q.ReadSurface(ctx, h.ID)
-			if err != nil {
+			r := ra.next(i)
+			if r.err != nil {
 				if ctx.Err() != nil {
 					continue // reported at the top of the loop
 				}
-				stats.fail(err)
+				stats.fail(r.err)
 				ix.report(Progress{Done: i + 1, Total: len(headers)})
 				continue
 			}
-			d.captured = surf.CapturedThroughSeq
+			d.captured = r.captured
 			if same(d.captured) {
 				d.metaOnly = true
 			} else {
-				d.body = body(surf.Events, ix.opts.maxMessageBytes, ix.opts.maxSessionBytes)
+				d.body = r.body
 			}
 		}
 		if d.metaOnly {
