@@ -20,7 +20,8 @@ type read struct {
 }
 
 // readAhead reads the surfaces of the sessions marked in needs, in order,
-// up to readAheadMax at once; next(i) waits for session i's. It stops
+// up to readAheadMax at once, and projects the body of each one that
+// unchanged does not keep as it was; next(i) waits for session i's. It stops
 // reading when ctx ends or stop is called, and never blocks a reader
 // that finishes after that.
 type readAhead struct {
@@ -31,7 +32,7 @@ type readAhead struct {
 	wg      sync.WaitGroup
 }
 
-func (ix *Index) readAhead(ctx context.Context, headers []sessionref.SessionHeader, needs []bool) *readAhead {
+func (ix *Index) readAhead(ctx context.Context, headers []sessionref.SessionHeader, needs []bool, unchanged func(i int, captured *int64) bool) *readAhead {
 	ctx, cancel := context.WithCancel(ctx)
 	ra := &readAhead{ctx: ctx, results: make([]chan read, len(headers)), slots: make(chan struct{}, readAheadMax), cancel: cancel}
 	for i, need := range needs {
@@ -58,7 +59,9 @@ func (ix *Index) readAhead(ctx context.Context, headers []sessionref.SessionHead
 				r := read{err: err}
 				if err == nil {
 					r.captured = surf.CapturedThroughSeq
-					r.body = body(surf.Events, ix.opts.maxMessageBytes, ix.opts.maxSessionBytes)
+					if !unchanged(i, r.captured) {
+						r.body = body(surf.Events, ix.opts.maxMessageBytes, ix.opts.maxSessionBytes)
+					}
 				}
 				ra.results[i] <- r
 			}()

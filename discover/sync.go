@@ -145,19 +145,19 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 	// Which sessions need their surface read: all but those whose seq
 	// and title say they are unchanged. They are read ahead, a few at
 	// once, in the loop's order.
-	needs := make([]bool, len(headers))
-	for i := range headers {
-		if i < len(titles) && titles[i].Err != nil {
-			continue
-		}
+	unchanged := func(i int, captured *int64) bool {
 		var title *sessionref.Title
 		if i < len(titles) {
 			title = titles[i].Title
 		}
 		st, had := known[clean(headers[i].ID)]
-		needs[i] = seqs == nil || !(had && sameSeq(st.captured, seqs[i]) && sameSeq(st.titleSeq, titleSeq(title)))
+		return had && sameSeq(st.captured, captured) && sameSeq(st.titleSeq, titleSeq(title))
 	}
-	ra := ix.readAhead(ctx, headers, needs)
+	needs := make([]bool, len(headers))
+	for i := range headers {
+		needs[i] = !(i < len(titles) && titles[i].Err != nil) && (seqs == nil || !unchanged(i, seqs[i]))
+	}
+	ra := ix.readAhead(ctx, headers, needs, unchanged)
 	defer ra.stop()
 
 	ix.report(Progress{Done: 0, Total: len(headers)})
@@ -179,9 +179,6 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 			title = titles[i].Title
 		}
 		st, had := known[clean(h.ID)]
-		same := func(captured *int64) bool {
-			return had && sameSeq(st.captured, captured) && sameSeq(st.titleSeq, titleSeq(title))
-		}
 		d := doc{id: h.ID, cwd: h.Cwd, created: h.CreatedAt, title: title}
 		switch {
 		case !needs[i]:
@@ -196,12 +193,8 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 				ix.report(Progress{Done: i + 1, Total: len(headers)})
 				continue
 			}
-			d.captured = r.captured
-			if same(d.captured) {
-				d.metaOnly = true
-			} else {
-				d.body = r.body
-			}
+			d.captured, d.body = r.captured, r.body
+			d.metaOnly = unchanged(i, d.captured)
 		}
 		if d.metaOnly {
 			if had && st.cwd == nullString(d.cwd) && st.created == d.created && st.title == nullTitle(d.title) {
