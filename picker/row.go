@@ -161,17 +161,34 @@ func (m Model) chooseColumns(g geometry) columns {
 		return c.withIDs(ids, forms)
 	}
 	forms, ok := textutil.ShortIDs(ids, c.idW)
-	for w := c.idW + 1; !ok && w <= idWant; w++ {
-		cwdW, labelW := share(w)
-		if labelW < labelMinIDW {
-			break
-		}
-		if forms, ok = textutil.ShortIDs(ids, w); ok {
-			c.idW, c.cwdW, c.labelW = w, cwdW, labelW
-		}
-	}
 	if !ok {
-		forms, _ = textutil.ShortIDs(ids, c.idW)
+		// The widest id column the label allows; if even that cannot tell
+		// the ids apart, none can. Otherwise the narrowest that does, by
+		// bisection (a wider column tells apart at least what a narrower
+		// one does).
+		hi := c.idW
+		for w := c.idW + 1; w <= idWant; w++ {
+			if _, labelW := share(w); labelW < labelMinIDW {
+				break
+			}
+			hi = w
+		}
+		if hi > c.idW {
+			if top, topOK := textutil.ShortIDs(ids, hi); topOK {
+				lo := c.idW // cannot
+				for hi-lo > 1 {
+					mid := (lo + hi) / 2
+					if f, ok := textutil.ShortIDs(ids, mid); ok {
+						hi, top = mid, f
+					} else {
+						lo = mid
+					}
+				}
+				forms, ok = top, true
+				c.idW = hi
+				c.cwdW, c.labelW = share(hi)
+			}
+		}
 	}
 	// Width to spare: the folder's cells beyond what the visible rows
 	// need go to a label that is cut, then to the id, and so do the

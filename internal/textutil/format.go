@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Bytes renders a byte count in binary units, the one way every
@@ -65,8 +67,13 @@ func IDWidth(id string) int {
 func ShortIDs(ids []string, w int) (forms []string, ok bool) {
 	w = max(w, 1)
 	safe := make([]string, len(ids))
+	// Only an id's first and last w cells can show: where each count of
+	// cells ends (from the start) and starts (from the end) is found once,
+	// so a split costs a slice an id however long the ids are.
+	cuts := make([]idCuts, len(ids))
 	for i, id := range ids {
 		safe[i] = Inline(id)
+		cuts[i] = cutsOf(safe[i], w)
 	}
 	at := func(head int) []string {
 		out := make([]string, len(safe))
@@ -74,11 +81,12 @@ func ShortIDs(ids []string, w int) (forms []string, ok bool) {
 			switch {
 			case isUUID(id):
 				out[i] = id[:8]
-			case head < 0 || Width(id) <= w:
+			case head < 0 || cuts[i].width <= w:
 				out[i] = Middle(id, w)
 			default:
-				h := Truncate(id, head, "")
-				out[i] = h + "…" + LastCells(id, w-1-Width(h))
+				c := cuts[i]
+				h := id[:c.head[head]]
+				out[i] = h + "…" + id[c.tail[w-1-c.headW[head]]:]
 			}
 		}
 		return out
@@ -99,6 +107,55 @@ func ShortIDs(ids []string, w int) (forms []string, ok bool) {
 		}
 	}
 	return forms, false
+}
+
+// idCuts are the byte offsets where an id's first k cells end (head,
+// with their width headW) and where its last k cells start (tail), for k
+// up to a column's width, cut at grapheme cluster boundaries as
+// Truncate and LastCells cut.
+type idCuts struct {
+	head, headW, tail []int
+	width             int
+}
+
+func cutsOf(s string, w int) idCuts {
+	type cl struct{ at, w int }
+	var cls []cl
+	for i := 0; i < len(s); {
+		c, cw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		if c == "" {
+			c, cw = s[i:i+1], 0
+		}
+		cls = append(cls, cl{i, cw})
+		i += len(c)
+	}
+	c := idCuts{head: make([]int, w+1), headW: make([]int, w+1), tail: make([]int, w+1)}
+	for _, x := range cls {
+		c.width += x.w
+	}
+	k, used := 0, 0
+	for n := 0; n <= w; n++ {
+		for k < len(cls) && used+cls[k].w <= n {
+			used += cls[k].w
+			k++
+		}
+		c.head[n], c.headW[n] = len(s), used
+		if k < len(cls) {
+			c.head[n] = cls[k].at
+		}
+	}
+	k, used = len(cls), 0
+	for n := 0; n <= w; n++ {
+		for k > 0 && used+cls[k-1].w <= n {
+			used += cls[k-1].w
+			k--
+		}
+		c.tail[n] = len(s)
+		if k < len(cls) {
+			c.tail[n] = cls[k].at
+		}
+	}
+	return c
 }
 
 // distinct reports whether ids that differ have forms that differ.
