@@ -108,6 +108,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		}
 		m.follow = m.vp.AtBottom()
 	case tea.MouseClickMsg:
+		if mouse.Y >= top+m.vp.Height() {
+			break // the scroll line: no card is drawn there
+		}
 		if seq, ok := m.cardAt(mouse.Y); ok {
 			return m.updateCard(seq, msg), true
 		}

@@ -209,3 +209,33 @@ func TestOverlaysGoToStartAndEnd(t *testing.T) {
 		t.Fatalf("the bottom line does not offer home/end at 120 columns: %q", l)
 	}
 }
+
+// A click on the scroll line toggles no card: the line below the
+// transcript is not a transcript row, even when a card is scrolled just
+// out of sight below it.
+func TestClickOnScrollLineTogglesNothing(t *testing.T) {
+	twice := func(m Model) Model { return sendWithReference(sendWithReference(m)) }
+	m := at(t, scenario{"sent twice", sessionref.Config{}, twice}, 100, 14, nil)
+	row := headerH + m.vp.Height()
+	hidden := false
+	for range 40 { // scroll up a line at a time until a card starts just below the view
+		if _, ok := m.cardAt(row); ok {
+			hidden = true
+			break
+		}
+		m.vp.ScrollUp(1)
+	}
+	if !hidden {
+		t.Fatal("no card below the view: the test proves nothing")
+	}
+	before := map[int64]bool{}
+	for seq, c := range m.cards {
+		before[seq] = c.Expanded()
+	}
+	m = drive(m, tea.MouseClickMsg{X: 5, Y: row, Button: tea.MouseLeft})
+	for seq, c := range m.cards {
+		if c.Expanded() != before[seq] {
+			t.Fatalf("a click on the scroll line (row %d) toggled card %d", row, seq)
+		}
+	}
+}
