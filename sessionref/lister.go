@@ -45,7 +45,9 @@ type Lister struct {
 	// The last read of the store, reused for MaxAge (see SetMaxAge).
 	maxAge  time.Duration
 	now     func() time.Time
-	readAt  time.Time
+	readAt  time.Time // when the remembered read began
+	target  string    // whose query it was: its own title is not read
+	readGen uint64    // bumped by Forget and SetMaxAge: older reads are not remembered
 	headers []SessionHeader
 	titles  []TitleResult // aligned with headers
 }
@@ -63,6 +65,7 @@ func (l *Lister) SetMaxAge(d time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.maxAge, l.headers, l.titles = d, nil, nil
+	l.readGen++
 }
 
 // Forget drops the last read of the store, so the next query reads it
@@ -71,27 +74,32 @@ func (l *Lister) Forget() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.headers, l.titles = nil, nil
+	l.readGen++
 }
 
 // recent returns the last read of the store when it is younger than
-// MaxAge; headers is nil otherwise. The slices are shared: callers only
+// MaxAge and was made for the same target; headers is nil otherwise. It
+// also returns what remember needs to know the read it is given began
+// now: the time and the generation. The slices are shared: callers only
 // read them.
-func (l *Lister) recent() ([]SessionHeader, []TitleResult) {
+func (l *Lister) recent(target string) (headers []SessionHeader, titles []TitleResult, began time.Time, gen uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.maxAge <= 0 || l.headers == nil || l.clock().Sub(l.readAt) >= l.maxAge {
-		return nil, nil
+	now := l.clock()
+	if l.maxAge <= 0 || l.headers == nil || target != l.target || now.Sub(l.readAt) >= l.maxAge {
+		return nil, nil, now, l.readGen
 	}
-	return l.headers, l.titles
+	return l.headers, l.titles, now, l.readGen
 }
 
-// remember keeps a read of the store for recent. titles is aligned with
-// headers, or (byOrder) with order, the positions of every session but
-// the target's.
-func (l *Lister) remember(headers []SessionHeader, titles []TitleResult, byOrder bool, order []int32) {
+// remember keeps a read of the store, begun at began in generation gen,
+// for recent. titles is aligned with headers, or (byOrder) with order,
+// the positions of every session but the target's. A read begun before
+// a Forget is dropped.
+func (l *Lister) remember(target string, began time.Time, gen uint64, headers []SessionHeader, titles []TitleResult, byOrder bool, order []int32) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.maxAge <= 0 {
+	if l.maxAge <= 0 || gen != l.readGen {
 		return
 	}
 	if byOrder {
@@ -107,7 +115,7 @@ func (l *Lister) remember(headers []SessionHeader, titles []TitleResult, byOrder
 	if len(titles) != len(headers) {
 		return
 	}
-	l.readAt, l.headers, l.titles = l.clock(), headers, titles
+	l.readAt, l.target, l.headers, l.titles = began, target, headers, titles
 }
 
 func (l *Lister) clock() time.Time {

@@ -85,3 +85,33 @@ func TestListerMaxAgeReusesARecentRead(t *testing.T) {
 		t.Fatal("with MaxAge 0 the store is not read every time")
 	}
 }
+
+// A read made for one target is not reused for another (the target's own
+// title is not read), and a read begun before Forget is not remembered.
+func TestListerMaxAgeTargetAndForget(t *testing.T) {
+	m := newMemStore()
+	for i, title := range []string{"Fix the parser", "Parse logs"} {
+		id := string(rune('a' + i))
+		m.headers = append(m.headers, SessionHeader{ID: id, CreatedAt: int64(100 - i)})
+		m.titles[id] = TitleResult{Title: &Title{Text: title}}
+	}
+	r, err := NewResolver(m, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	l := NewLister(r, 0)
+	l.SetMaxAge(time.Hour)
+	l.ListCandidates(ctx, Target{ID: "a"}, "pars", 10)
+	got, _ := l.ListCandidates(ctx, Target{ID: "b"}, "pars", 10)
+	if len(got) != 1 || got[0].SessionID != "a" || got[0].Label != "Fix the parser" {
+		t.Fatalf("another target reused a read without its title: %+v", got)
+	}
+	// A read begun before Forget, remembered after it, is dropped.
+	_, _, began, gen := l.recent("a")
+	l.Forget()
+	l.remember("a", began, gen, m.headers, []TitleResult{{}, {}}, false, nil)
+	if h, _, _, _ := l.recent("a"); h != nil {
+		t.Fatal("a read begun before Forget was remembered")
+	}
+}

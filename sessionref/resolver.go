@@ -3,6 +3,7 @@ package sessionref
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // Resolver lists candidates and prepares referenced-session context over
@@ -62,8 +63,10 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 	var headers []SessionHeader
 	var allTitles []TitleResult // aligned with headers, from a TitleLister or a Lister's recent read
 	reused := false
+	var began time.Time
+	var gen uint64
 	if l != nil && needle != "" {
-		headers, allTitles = l.recent()
+		headers, allTitles, began, gen = l.recent(t.ID)
 		reused = headers != nil
 	}
 	if reused {
@@ -123,7 +126,7 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 		}
 	}
 	if l != nil && needle != "" && !reused {
-		l.remember(headers, titles, byOrder, order)
+		l.remember(t.ID, began, gen, headers, titles, byOrder, order)
 	}
 	var sc *scan
 	if l != nil && needle != "" {
