@@ -3,6 +3,7 @@ package discover
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -102,6 +103,18 @@ func TestSearchKeepsTheFullOrderAtEveryLimit(t *testing.T) {
 					t.Fatalf("split from %d, %q, limit %d:\n got %v\nwant %v", split, q, limit, got, w)
 				}
 			}
+		}
+	}
+}
+
+// A limit too large to double is taken as every match, not an error.
+func TestSearchHugeLimit(t *testing.T) {
+	c := newCorpus(t)
+	ix := openSynced(t, c, "")
+	for _, limit := range []int{math.MaxInt / 2, math.MaxInt} {
+		hits, err := ix.Search(context.Background(), sessionref.Target{}, "retry", limit)
+		if err != nil || len(hits) != 2 {
+			t.Fatalf("limit %d: %d hits, %v", limit, len(hits), err)
 		}
 	}
 }

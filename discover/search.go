@@ -108,18 +108,29 @@ func (ix *Index) rank(ctx context.Context, t sessionref.Target, words, tri strin
 	}
 	// One more than the answer, and a margin for ties and for t's own
 	// session.
-	read := limit*2 + 8
+	read := min(limit, 1<<20)*2 + 8
 	top, err := ix.scoreParts(ctx, q+` ORDER BY score LIMIT ?5`, words, tri, parts, read)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !complete(top, limit) {
+	all := !complete(top, limit)
+	if all {
 		if top, err = ix.scoreParts(ctx, q, words, tri, parts, -1); err != nil {
 			return nil, nil, err
 		}
 	}
 	if err := ix.sessionsOf(ctx, t, top); err != nil {
 		return nil, nil, err
+	}
+	if !all && slices.ContainsFunc(top, func(s scored) bool { return !s.found }) {
+		// A Sync removed a session between the scoring and now: what was
+		// read may no longer hold the answer. Order every match instead.
+		if top, err = ix.scoreParts(ctx, q, words, tri, parts, -1); err != nil {
+			return nil, nil, err
+		}
+		if err := ix.sessionsOf(ctx, t, top); err != nil {
+			return nil, nil, err
+		}
 	}
 	self := clean(t.ID)
 	top = slices.DeleteFunc(top, func(s scored) bool { return !s.found || s.hit.SessionID == self })
