@@ -3,6 +3,7 @@ package demo
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
@@ -114,19 +115,44 @@ func wrapText(s string, w int) []string {
 	w = max(w, 1)
 	lines := strings.Split(ansi.Wrap(s, w, " /"), "\n")
 	for i := 1; i < len(lines); i++ {
-		for onlyPunct(lines[i]) { // move characters down until one is not punctuation
-			prev := []rune(strings.TrimRight(lines[i-1], " "))
-			if len(prev) < 2 {
+		// A mark cut from its base by a hard wrap goes back to it: it
+		// takes no cell.
+		for {
+			r, n := utf8.DecodeRuneInString(lines[i])
+			if n == 0 || !unicode.In(r, unicode.Mn, unicode.Me) {
 				break
 			}
-			moved := string(prev[len(prev)-1]) + strings.TrimLeft(lines[i], " ")
+			lines[i-1], lines[i] = lines[i-1]+lines[i][:n], lines[i][n:]
+		}
+		for onlyPunct(lines[i]) { // move characters down until one is not punctuation
+			prev := strings.TrimRight(lines[i-1], " ")
+			at := lastClusterAt(prev) // whole clusters: a mark stays on its base
+			if at < 1 {
+				break
+			}
+			moved := prev[at:] + strings.TrimLeft(lines[i], " ")
 			if textutil.Width(moved) > w {
 				break
 			}
-			lines[i-1], lines[i] = string(prev[:len(prev)-1]), moved
+			lines[i-1], lines[i] = prev[:at], moved
 		}
 	}
 	return lines
+}
+
+// lastClusterAt is the byte offset where s's last grapheme cluster
+// starts (0 for an empty s).
+func lastClusterAt(s string) int {
+	at := 0
+	for i := 0; i < len(s); {
+		c, _ := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		if c == "" {
+			c = s[i : i+1]
+		}
+		at = i
+		i += len(c)
+	}
+	return at
 }
 
 // onlyPunct reports whether l has text and all of it is punctuation.

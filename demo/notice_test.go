@@ -3,6 +3,8 @@ package demo
 import (
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -123,12 +125,17 @@ func TestWrapTextNoOrphan(t *testing.T) {
 		{"(expected <root>/<project>/<session>/session.jsonl)", 40},
 		{"(see " + strings.Repeat("x", 39) + ").", 40},
 		{"a long sentence that wraps at spaces only", 12},
+		{"(see " + strings.Repeat("x", 35) + "cafe\u0301).", 40}, // the mark moves with its e
+		{"(see " + strings.Repeat("x", 36) + "cafe\u0301).", 40}, // a hard wrap cuts the mark off
 	} {
 		lines := wrapText(c.s, c.w)
 		if len(lines) < 2 {
 			t.Fatalf("%q at %d: did not wrap: %q", c.s, c.w, lines)
 		}
 		for _, l := range lines {
+			if r, _ := utf8.DecodeRuneInString(l); unicode.Is(unicode.Mn, r) {
+				t.Errorf("%q at %d: line %q starts with a lone mark", c.s, c.w, l)
+			}
 			if onlyPunct(l) || ansi.StringWidth(l) > c.w {
 				t.Errorf("%q at %d: line %q in %q", c.s, c.w, l, lines)
 			}
