@@ -187,6 +187,9 @@ type partScores struct {
 // above it are marked unsure.
 func (ix *Index) scoreParts(ctx context.Context, q, words, tri string, parts []part, read int) ([]scored, error) {
 	res := make([]partScores, len(parts))
+	// A part that fails stops the others: the search fails anyway.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
 	for i, p := range parts {
 		wg.Add(1)
@@ -199,9 +202,16 @@ func (ix *Index) scoreParts(ctx context.Context, q, words, tri string, parts []p
 			r := &res[i]
 			r.rows, r.err = ix.scores(ctx, q, args)
 			r.truncated = read >= 0 && len(r.rows) == read
+			if r.err != nil {
+				cancel()
+			}
 		}()
 	}
 	wg.Wait()
+	// The error that stopped the others, not theirs.
+	if i := slices.IndexFunc(res, func(r partScores) bool { return r.err != nil && !errors.Is(r.err, context.Canceled) }); i >= 0 {
+		return nil, res[i].err
+	}
 	var all []scored
 	sure := math.Inf(1)
 	for _, r := range res {
