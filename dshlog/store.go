@@ -93,6 +93,7 @@ type Store struct {
 	mu      sync.Mutex
 	headers map[string]cachedHeader // by path
 	titles  map[string]*titleEntry  // by path
+	seqs    map[string]seqEntry     // CapturedSeqs' answer by path, for the version it was read at
 	logs    *lru                    // parsed logs by path
 	byID    map[string]idEntry      // session id → its log, from the last scan
 	// unread holds, from the last scan, the errors of logs whose header
@@ -127,7 +128,7 @@ type cachedHeader struct {
 
 func newStore(opts []Option) *Store {
 	s := &Store{cacheBytes: DefaultCacheBytes, maxLogBytes: DefaultMaxLogBytes,
-		headers: map[string]cachedHeader{}, titles: map[string]*titleEntry{}}
+		headers: map[string]cachedHeader{}, titles: map[string]*titleEntry{}, seqs: map[string]seqEntry{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -354,18 +355,38 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 }
 
 // CapturedSeqs returns, for each id, the CapturedThroughSeq ReadSurface
-// would report now, without folding or copying a surface: from the
-// parsed-log cache when it holds the log's current version (one stat
-// each), else by decoding the log (which fills the cache as a read does).
-// An id with no log, an empty log or one that cannot be read gets nil
+// would report now, without folding or copying a surface. Each answer is
+// kept by path for the version of the file it was read at (one small
+// entry a log, dropped with the log), so asking again costs a stat a log
+// while no log changes, even for logs the parsed-log cache has evicted;
+// a changed log is decoded (which fills the cache as a read does). An id
+// with no log, an empty log or one that cannot be read gets nil
 // (ReadSurface reports why); a fold error is left to ReadSurface too.
 // Indexers use it to re-read only the sessions that changed.
 func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error) {
 	out := make([]*int64, len(ids))
-	seqs := make([]int64, len(ids))
+	idx, err := s.pathsOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	for i, id := range ids {
 		if err := ctx.Err(); err != nil {
 			return nil, ioErr(s.where(), err)
+		}
+		e, ok := idx[id]
+		if !ok || e.err != nil {
+			continue
+		}
+		key, err := s.statKey(e.path)
+		if err != nil {
+			continue
+		}
+		s.mu.Lock()
+		m, known := s.seqs[e.path]
+		s.mu.Unlock()
+		if known && m.key == key {
+			out[i] = m.seq
+			continue
 		}
 		p, err := s.loadID(ctx, id)
 		if ctx.Err() != nil {
@@ -375,11 +396,21 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 			continue
 		}
 		if last := (view{p.events, p.tail, p.closers}).lastSeq(); last >= 0 {
-			seqs[i] = last
-			out[i] = &seqs[i]
+			out[i] = &last
 		}
+		// Kept under the key stat-ed before the read: a file that changed
+		// meanwhile is read again next time.
+		s.mu.Lock()
+		s.seqs[e.path] = seqEntry{key: key, seq: out[i]}
+		s.mu.Unlock()
 	}
 	return out, nil
+}
+
+// seqEntry is CapturedSeqs' answer for one version of a log.
+type seqEntry struct {
+	key fileKey
+	seq *int64
 }
 
 // Open reports whether the session's last turn is still open on disk,
@@ -471,6 +502,11 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 	for path := range s.titles { // forget the titles of logs that are gone
 		if _, ok := s.headers[path]; !ok {
 			delete(s.titles, path)
+		}
+	}
+	for path := range s.seqs { // and their seqs
+		if _, ok := s.headers[path]; !ok {
+			delete(s.seqs, path)
 		}
 	}
 	s.mu.Unlock()

@@ -409,6 +409,23 @@ func TestCapturedSeqs(t *testing.T) {
 			t.Fatalf("%s decoded again though cached", path)
 		}
 	}
+	// Logs the parsed-log cache has let go are not decoded again while
+	// they are unchanged: their seqs are kept by file version.
+	s.mu.Lock()
+	s.logs = newLRU(s.cacheBytes)
+	s.mu.Unlock()
+	if got, _ = s.CapturedSeqs(ctx, ids); !reflect.DeepEqual(got, want()[:len(ids)]) {
+		t.Fatal("after eviction the seqs differ")
+	}
+	s.mu.Lock()
+	s.logs = newLRU(s.cacheBytes)
+	s.mu.Unlock()
+	s.CapturedSeqs(ctx, ids)
+	for path := range paths {
+		if s.logs.get(path) != nil {
+			t.Fatalf("%s decoded again though unchanged", path)
+		}
+	}
 	// Growth: a turn/start appended to the raw log.
 	raw := paths[ids[0]]
 	before := *got[0]
