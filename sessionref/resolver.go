@@ -69,9 +69,10 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 		headers, allTitles, began, gen = l.recent(t.ID)
 		reused = headers != nil
 	}
-	if reused {
-		// a Lister's read of the store, younger than its MaxAge
-	} else if tl, ok := r.q.(TitleLister); ok && needle != "" {
+	tl, isTL := r.q.(TitleLister)
+	switch {
+	case reused: // a Lister's read of the store, younger than its MaxAge
+	case isTL && needle != "":
 		type both struct {
 			h []SessionHeader
 			t []TitleResult
@@ -84,7 +85,7 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 			return nil, err
 		}
 		headers, allTitles = res.h, res.t
-	} else {
+	default:
 		var err error
 		if headers, err = race(ctx, r.q.ListSessions); err != nil {
 			return nil, err
