@@ -91,8 +91,8 @@ func (m *Model) renderOverlays() {
 func (m Model) statusView() string {
 	var s string
 	switch {
-	case m.confirmQuit:
-		s = "Your draft is not sent: press ctrl+c again to quit and lose it, any other key to keep writing."
+	case m.asking():
+		s = m.quitQuestion()
 	case m.build.running:
 		s = m.build.progress()
 	case m.build.err != nil:
@@ -236,8 +236,11 @@ func (m Model) overlayView(title string, vp viewport.Model) string {
 			break
 		}
 	}
-	if m.confirmQuit {
+	if m.asking() {
 		bottom = "ctrl+c again quits and loses the draft"
+		if m.comp.Preparing() {
+			bottom = "ctrl+c again stops the send and quits"
+		}
 	}
 	return top + "\n" + vp.View() + "\n" + m.st.meta.Render(textutil.Fit(bottom, m.w))
 }

@@ -30,6 +30,9 @@ type transcriptMsg struct {
 	surface sessionref.Surface
 	titles  map[string]string
 	err     error
+	// sent says the load follows a send: the transcript then scrolls to
+	// its newest message, wherever the user had scrolled it.
+	sent bool
 }
 
 // Model is the demo: a transcript of the current session rebuilt from the
@@ -149,18 +152,19 @@ func (m Model) Init() tea.Cmd {
 // slow, and Update never waits for it.
 func (m Model) load(evs []sessionref.Event) tea.Cmd {
 	store, query, id := m.store, m.query, m.opts.Current.ID
+	sent := len(evs) > 0
 	return func() tea.Msg {
 		ctx := context.Background()
 		for _, ev := range evs {
 			if _, err := store.Append(id, ev); err != nil {
-				return transcriptMsg{err: err}
+				return transcriptMsg{err: err, sent: sent}
 			}
 		}
 		s, err := store.ReadSurface(ctx, id)
 		if err != nil {
-			return transcriptMsg{err: err}
+			return transcriptMsg{err: err, sent: sent}
 		}
-		return transcriptMsg{surface: s, titles: referencedTitles(ctx, query, s.Events)}
+		return transcriptMsg{surface: s, titles: referencedTitles(ctx, query, s.Events), sent: sent}
 	}
 }
 
@@ -220,6 +224,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case transcriptMsg:
+		if msg.sent {
+			m.follow = true // the message and its reply come into view
+		}
 		m.loadErr = msg.err
 		if msg.err == nil {
 			m.events = msg.surface.Events
@@ -243,6 +250,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onResync()
 	case composer.SubmittedMsg:
 		m.sentCount++
+		m.confirmQuit = false // the draft it asked about is sent
+		m.follow = true
+		m.layout()
 		return m, m.load(messagesFor(msg))
 	case card.ToggledMsg:
 		return m, nil

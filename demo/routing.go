@@ -12,11 +12,12 @@ import (
 func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.keys
 	if key.Matches(msg, k.Quit) {
-		if m.confirmQuit || m.comp.Value() == "" {
+		if m.asking() || m.comp.Value() == "" && !m.comp.Preparing() {
 			m.quitting, m.confirmQuit = true, false
 			return tea.Quit, true
 		}
-		// The draft would be lost: ask first. The question goes on the
+		// The draft (or the send in flight) would be lost: ask first.
+		// The question goes on the
 		// status line, which the popup may cover, so the picker closes
 		// (as Esc closes it: the draft stays as it is).
 		m.confirmQuit = true
@@ -116,4 +117,20 @@ func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		}
 	}
 	return nil, true
+}
+
+// asking reports whether a ctrl+c is waiting for its second press: it
+// was pressed with a draft or a send in flight, and there still is one
+// (a send that completes empties the draft, and the question goes).
+func (m Model) asking() bool {
+	return m.confirmQuit && (m.comp.Preparing() || m.comp.Value() != "")
+}
+
+// quitQuestion is the question a first ctrl+c asks, in the words of the
+// state it would end: a send in flight, or a draft.
+func (m Model) quitQuestion() string {
+	if m.comp.Preparing() {
+		return "Your message is being sent: press ctrl+c again to stop the send and quit (nothing is sent, the draft is lost), esc to stop it and keep the draft, or wait."
+	}
+	return "Your draft is not sent: press ctrl+c again to quit and lose it, any other key to keep writing."
 }

@@ -239,3 +239,29 @@ func TestClickOnScrollLineTogglesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestSendScrollsToTheNewest: after the transcript was scrolled up (pgup,
+// or pgup then ctrl+o expanding a card), a send brings the message and
+// its reply into view, so the send never looks lost.
+func TestSendScrollsToTheNewest(t *testing.T) {
+	for _, keys := range [][]tea.KeyPressMsg{{pgUp}, {pgUp, ctrlO}} {
+		for _, sz := range [][2]int{{40, 12}, {80, 16}} {
+			m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, sz[0], sz[1], nil)
+			m = sendWithReference(m) // enough lines to scroll
+			for _, k := range keys {
+				m = drive(m, k)
+			}
+			if m.vp.AtBottom() {
+				t.Fatalf("%v %v: setup: the transcript is at its bottom", sz, keys)
+			}
+			m = typeIn(m, "zzq latest words")
+			m = drive(m, enter)
+			if !m.vp.AtBottom() {
+				t.Fatalf("%v %v: after a send the transcript is not at its newest:\n%s", sz, keys, text(m))
+			}
+			if sc := text(m); !strings.Contains(strings.Join(strings.Fields(sc), " "), "zzq latest words Assistant · demo stand-in [demo stand-in, no model] Message received.") || moreBelow.MatchString(sc) {
+				t.Fatalf("%v %v: the reply is not in view:\n%s", sz, keys, sc)
+			}
+		}
+	}
+}
