@@ -107,12 +107,14 @@ func (m Model) applyHits(msg HitsMsg) (Model, tea.Cmd) {
 	}
 	m.stopHits()
 	m.hitsPending = false
+	keep, had := m.cursorSession()
 	m.hitsAll, m.hitErr, m.hitsQuery = msg.Hits, msg.Err, msg.Query
 	if msg.Err != nil {
 		m.hitsAll = nil
 	}
 	m.filterHits()
-	if len(m.items) == 0 || m.cursor >= m.entries() {
+	kept := had && m.keepCursorOn(keep) // on the session the user sees
+	if !kept && (len(m.items) == 0 || m.cursor >= m.entries()) {
 		m.cursor = 0
 		m.skipDisabled(1)
 	}

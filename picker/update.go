@@ -56,7 +56,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.Err == nil {
 			m.remember(msg.Query, msg.Candidates)
 		}
+		keep, had := m.cursorSession()
 		m.setItems(msg.Query, msg.Candidates, msg.Err)
+		if had {
+			m.keepCursorOn(keep)
+		}
 		if m.acceptOnArrival {
 			return m.pickFirst()
 		}
