@@ -53,10 +53,16 @@ type Model struct {
 	bodyOK   bool // the viewport holds the body for the current state
 
 	// turns is each turn's rendered Markdown, all snapshots in order,
-	// rendered at inner width turnsW (0 when stale). Copies of a Model
-	// share it, so it is replaced, never changed in place.
-	turns  [][]string
-	turnsW int
+	// rendered at inner width turnsW (0 when stale or not rendered yet).
+	// renders keeps the last few widths' renders. Copies of a Model share
+	// them, so they are replaced, never changed in place.
+	turns   [][]string
+	turnsW  int
+	renders []rendered
+	// id tells this card's renders from another's; gen counts style
+	// changes, so a render of older styles is dropped.
+	id  int64
+	gen uint64
 }
 
 // Option configures a Model.
@@ -99,7 +105,7 @@ func FromEvent(ev sessionref.Event, opts ...Option) Model {
 }
 
 func newCard(rec sessionref.SourceRecord, prompt string, err error, opts []Option) Model {
-	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultHeight}
+	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultHeight, id: lastCardID.Add(1)}
 	if err == nil {
 		m.snaps, err = sessionref.ParsePrompt(prompt)
 	}
@@ -147,10 +153,12 @@ func (m Model) Scrollable() bool {
 // Styles returns the styles.
 func (m Model) Styles() Styles { return m.styles }
 
-// SetStyles sets the styles; an expanded card re-renders its body.
+// SetStyles sets the styles. An expanded card shows a placeholder until
+// its conversations are rendered again ([Model.RenderCmd]).
 func (m *Model) SetStyles(s Styles) {
 	m.styles = s
-	m.turnsW = 0
+	m.gen++
+	m.turnsW, m.turns, m.renders = 0, nil, nil
 	m.invalidate()
 }
 
@@ -176,8 +184,10 @@ func (m *Model) SetTitles(f TitleFunc) {
 // Width returns the width in cells.
 func (m Model) Width() int { return m.width }
 
-// SetWidth sets the width in cells, frame included; an expanded card
-// re-renders its body. Calling it with the current width costs nothing.
+// SetWidth sets the width in cells, frame included. An expanded card
+// shows its render for that width if it kept one, else a placeholder
+// until [Model.RenderCmd]'s render arrives. Calling it with the current
+// width costs nothing.
 func (m *Model) SetWidth(w int) {
 	if max(w, minWidth) == m.width {
 		return
@@ -195,7 +205,9 @@ func (m *Model) SetHeight(n int) {
 }
 
 // Toggle expands or collapses the card. A card that could not be read
-// stays collapsed.
+// stays collapsed. It renders nothing: an expanded card shows a
+// placeholder until its conversations are rendered ([Model.RenderCmd],
+// or [Model.Render] outside an event loop).
 func (m *Model) Toggle() {
 	if m.malformed != nil {
 		return
@@ -205,12 +217,16 @@ func (m *Model) Toggle() {
 }
 
 // Update handles the card's keys and the mouse: Toggle and a left click
-// expand or collapse it (and return a [ToggledMsg]); the scroll keys and
-// the wheel scroll an expanded card. The host sends it the keys meant for
-// the card it has selected, and mouse messages for the card under the
-// pointer (see [HitTest]). It does no IO.
+// expand or collapse it (and return a [ToggledMsg]; expanding also
+// returns the Cmd that renders the conversations, see [RenderedMsg]); the
+// scroll keys and the wheel scroll an expanded card. The host sends it
+// the keys meant for the card it has selected, mouse messages for the
+// card under the pointer (see [HitTest]), and its RenderedMsg. It does no
+// IO and renders no Markdown.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case RenderedMsg:
+		m.apply(msg)
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, m.keys.Toggle):
@@ -240,7 +256,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) toggled() (Model, tea.Cmd) {
 	m.Toggle()
 	exp := m.expanded
-	return m, func() tea.Msg { return ToggledMsg{Expanded: exp} }
+	return m, tea.Batch(func() tea.Msg { return ToggledMsg{Expanded: exp} }, m.RenderCmd())
 }
 
 // invalidate marks the body stale and, for an expanded card, builds it

@@ -46,6 +46,7 @@ func TestGoldenViews(t *testing.T) {
 				c := New(msg, WithStyles(PlainStyles()), WithWidth(w), WithHeight(200), WithTitles(titles))
 				if expanded {
 					c.Toggle()
+					c.Render()
 				}
 				v := c.View()
 				if why := terminalSafe(v); why != "" {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	gansi "charm.land/glamour/v2/ansi"
+
 	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -137,8 +139,10 @@ func (m *Model) renderBody() {
 	m.bodyOK = true
 	inner := m.inner()
 	if m.turnsW != inner {
-		m.turns = m.renderTurns(inner)
-		m.turnsW = inner
+		m.turns, m.turnsW = nil, 0
+		if t, ok := m.cachedTurns(inner); ok {
+			m.turns, m.turnsW = t, inner
+		}
 	}
 	st := m.styles
 	var lines []string
@@ -152,6 +156,12 @@ func (m *Model) renderBody() {
 		}
 		add(fit(st.Meta.Render("── ")+m.labelOf(s.SessionID, s.Label)+st.Meta.Render(" · "+textutil.Inline(s.SessionID)+" · "+cwd), inner))
 		add(st.Meta.Render(fmt.Sprintf("   %d of %d messages kept · %d omitted (%s)", rec.RetainedMessages, rec.OriginalMessages, rec.OmittedMessages, textutil.Bytes(rec.OmittedBytes))))
+		if m.turns == nil {
+			if len(s.Conversation) > 0 {
+				add(st.Meta.Render("   rendering the conversation…"))
+			}
+			continue
+		}
 		for _, turn := range s.Conversation {
 			role := "You"
 			if turn.Role == sessionref.RoleAssistant {
@@ -169,11 +179,11 @@ func (m *Model) renderBody() {
 }
 
 // renderTurns renders every turn's Markdown at inner width, as lines no
-// wider than that.
-func (m Model) renderTurns(inner int) [][]string {
-	md := newMarkdownRenderer(m.styles.Markdown, max(inner-2, 1))
-	var turns [][]string
-	for _, s := range m.snaps {
+// wider than that. It reads only its arguments: it runs in a Cmd.
+func renderTurns(snaps []sessionref.Snapshot, style gansi.StyleConfig, inner int) [][]string {
+	md := newMarkdownRenderer(style, max(inner-2, 1))
+	turns := [][]string{}
+	for _, s := range snaps {
 		for _, turn := range s.Conversation {
 			turns = append(turns, fitLines(md.render(turn.Text), inner))
 		}

@@ -36,6 +36,7 @@ func TestNoLineWiderThanTheCard(t *testing.T) {
 			c := New(msg, WithStyles(st), WithWidth(w), WithHeight(400), WithTitles(titles))
 			requireFits(t, c.View(), w, c.Height())
 			c.Toggle()
+			c.Render()
 			requireFits(t, c.View(), w, c.Height())
 		}
 	}

@@ -66,7 +66,8 @@ type Model struct {
 	quitting    bool              // the last frame: inline, it ends on an empty line
 	build       buildState
 	sentCount   int
-	follow      bool // keep the transcript scrolled to the bottom
+	follow      bool  // keep the transcript scrolled to the bottom
+	expanding   int64 // the card the user expanded, waiting for its render (-1: none)
 	laidOut     layoutKey
 	index       indexState     // the full-text index (discover.go)
 	indexCh     *chan indexMsg // where the index's progress goes
@@ -103,25 +104,26 @@ func New(o Options) (Model, error) {
 		composer.WithStyles(comps.composer))
 	comp.SetVirtualCursor(false) // View places the terminal's own cursor
 	m := Model{
-		opts:     o,
-		keys:     DefaultKeyMap(),
-		cardKeys: card.DefaultKeyMap(),
-		st:       newStyles(palette(o.Plain, true)),
-		comps:    comps,
-		store:    o.Store,
-		query:    q,
-		resolver: r,
-		comp:     comp,
-		help:     help.New(),
-		vp:       viewport.New(),
-		inspVP:   viewport.New(),
-		helpVP:   viewport.New(),
-		cards:    map[int64]card.Model{},
-		w:        80,
-		h:        24,
-		follow:   true,
-		index:    indexState{ix: ix, running: ix != nil, notice: noticeOf(ix)},
-		indexCh:  indexCh,
+		opts:      o,
+		keys:      DefaultKeyMap(),
+		cardKeys:  card.DefaultKeyMap(),
+		st:        newStyles(palette(o.Plain, true)),
+		comps:     comps,
+		store:     o.Store,
+		query:     q,
+		resolver:  r,
+		comp:      comp,
+		help:      help.New(),
+		vp:        viewport.New(),
+		inspVP:    viewport.New(),
+		helpVP:    viewport.New(),
+		cards:     map[int64]card.Model{},
+		w:         80,
+		h:         24,
+		follow:    true,
+		expanding: -1,
+		index:     indexState{ix: ix, running: ix != nil, notice: noticeOf(ix)},
+		indexCh:   indexCh,
 	}
 	m.help.Styles = m.st.help
 	m.vp.KeyMap = viewport.KeyMap{} // the demo pages it; arrows belong to the composer
@@ -217,11 +219,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.comp, cmd = m.comp.Update(msg)
 		m.layout()
-		return m, cmd
+		return m, tea.Batch(cmd, m.renderCards())
 	case tea.BackgroundColorMsg:
 		if !m.opts.Plain {
 			m.restyle(msg.IsDark())
 		}
+		return m, m.renderCards()
+	case card.RenderedMsg:
+		m.onRendered(msg)
 		return m, nil
 	case transcriptMsg:
 		if msg.sent {

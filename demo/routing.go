@@ -65,11 +65,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false // paging keys move in the picker
 	case key.Matches(msg, k.ScrollUp):
 		m.vp.PageUp()
-		m.follow = m.vp.AtBottom()
+		m.follow, m.expanding = m.vp.AtBottom(), -1 // the user's scroll stays
 		return nil, true
 	case key.Matches(msg, k.ScrollDown):
 		m.vp.PageDown()
-		m.follow = m.vp.AtBottom()
+		m.follow, m.expanding = m.vp.AtBottom(), -1
 		return nil, true
 	}
 	return nil, false
@@ -107,7 +107,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		case tea.MouseWheelDown:
 			m.vp.ScrollDown(3)
 		}
-		m.follow = m.vp.AtBottom()
+		m.follow, m.expanding = m.vp.AtBottom(), -1
 	case tea.MouseClickMsg:
 		if mouse.Y >= top+m.vp.Height() {
 			break // the scroll line: no card is drawn there

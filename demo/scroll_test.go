@@ -265,3 +265,34 @@ func TestSendScrollsToTheNewest(t *testing.T) {
 		}
 	}
 }
+
+// TestCardRendersOffUpdate: ctrl+o and a resize of an expanded card
+// return with a placeholder where the conversation goes; the Cmd they
+// return renders it, and the card the user expanded shows from its top.
+func TestCardRendersOffUpdate(t *testing.T) {
+	m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 80, 16, nil)
+	next, cmd := m.Update(ctrlO)
+	m = next.(Model)
+	seq, _ := m.lastCard()
+	if c := m.cards[seq]; !c.Expanded() || !c.Rendering() || !strings.Contains(text(m), "rendering the conversation…") {
+		t.Fatalf("ctrl+o: expanded %v, rendering %v:\n%s", c.Expanded(), c.Rendering(), text(m))
+	}
+	for _, msg := range run(cmd) {
+		m = drive(m, msg)
+	}
+	sc := text(m)
+	if m.cards[seq].Rendering() || strings.Contains(sc, "rendering the conversation…") || !strings.Contains(sc, "▾ Referenced") || !strings.Contains(sc, "You:") {
+		t.Fatalf("the render did not show the card from its top:\n%s", sc)
+	}
+	next, cmd = m.Update(tea.WindowSizeMsg{Width: 60, Height: 16})
+	m = next.(Model)
+	if !m.cards[seq].Rendering() {
+		t.Fatal("a resize rendered the expanded card in Update")
+	}
+	for _, msg := range run(cmd) {
+		m = drive(m, msg)
+	}
+	if m.cards[seq].Rendering() || strings.Contains(text(m), "rendering the conversation…") {
+		t.Fatalf("after a resize the render did not come:\n%s", text(m))
+	}
+}
