@@ -347,15 +347,15 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.pending, m.slow = true, false
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
-	fetch := fetchCmd(m.source, ctx, m.id, m.seq, query)
+	fetch := fetchCmd(m.source, ctx, m.id, m.seq, query, m.sourceQueries(query))
 	id, seq := m.id, m.seq
 	slow := tea.Tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
 	return m, tea.Batch(fetch, slow, hits)
 }
 
-func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, query string) tea.Cmd {
+func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, query string, asked []string) tea.Cmd {
 	return func() tea.Msg {
-		cands, err := src.Candidates(ctx, query)
+		cands, err := fetchAll(ctx, src, asked)
 		return FetchedMsg{picker: id, seq: seq, Query: query, Candidates: cands, Err: err}
 	}
 }

@@ -106,11 +106,7 @@ func (m Model) chooseColumns(g geometry) columns {
 			need += gapW + textutil.Width("⊘ "+textutil.Inline(why)) - gapW - badgeW
 		}
 		labelNeed = max(labelNeed, need)
-		cwd := "(no cwd)"
-		if cand.Cwd != nil {
-			cwd = textutil.ShortenHome(textutil.Inline(*cand.Cwd), m.home)
-		}
-		cwdNeed = max(cwdNeed, textutil.Width(cwd))
+		cwdNeed = max(cwdNeed, textutil.Width(m.cwdText(cand)))
 	}
 	idWant := c.idW
 	c.idW = min(c.idW, textutil.ShortIDWidth)
@@ -212,6 +208,12 @@ func (m Model) chooseColumns(g geometry) columns {
 			forms, _ = textutil.ShortIDs(ids, c.idW)
 		}
 	}
+	// What the label still has to spare shows more of the folders.
+	if c.cwd {
+		grow := min(max(c.labelW-max(labelNeed, labelMinW), 0), max(cwdNeed-c.cwdW, 0))
+		c.cwdW += grow
+		c.labelW -= grow
+	}
 	return c.withIDs(ids, forms)
 }
 
@@ -273,12 +275,8 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 		put(fitSegs([]seg{{cols.id(c.SessionID), meta}}, cols.idW)...)
 	}
 	if cols.cwd {
-		cwd := "(no cwd)"
-		if c.Cwd != nil {
-			cwd = textutil.Middle(textutil.ShortenHome(textutil.Inline(*c.Cwd), m.home), cols.cwdW)
-		}
 		put(gap)
-		put(fitSegs([]seg{{cwd, meta}}, cols.cwdW)...)
+		put(fitSegs(m.cwdSegs(c, cols.cwdW, meta, !stale), cols.cwdW)...)
 	}
 	if cols.age {
 		put(gap)

@@ -1,0 +1,86 @@
+package picker
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// cwdCorpus: folders under the home, outside it, and one long enough to
+// be cut in a narrow popup.
+var cwdCorpus = []sessionref.Candidate{
+	cand("aaaa0001-0000-4000-8000-000000000001", "Ledger rounding", ptr("/home/dev/src/payments-service"), time.Hour, sessionref.RankOtherCwd),
+	cand("aaaa0002-0000-4000-8000-000000000002", "Parser fix", ptr("/home/dev/src/mentions"), 2*time.Hour, sessionref.RankSameCwd),
+	cand("aaaa0003-0000-4000-8000-000000000003", "Scratch notes", ptr("/tmp/scratch"), 3*time.Hour, sessionref.RankOtherCwd),
+	cand("aaaa0004-0000-4000-8000-000000000004", "Deploy", ptr("/srv/deploy/regions/europe-west/needle/clusters/blue/tail"), 4*time.Hour, sessionref.RankOtherCwd),
+	cand("aaaa0005-0000-4000-8000-000000000005", "Notes on ~/src/pay layout", nil, 5*time.Hour, sessionref.RankNoCwd),
+}
+
+// coreLike matches as the core does: the query inside the lowered id,
+// the whole cwd or the label.
+type coreLike struct{ asked []string }
+
+func (s *coreLike) Candidates(_ context.Context, q string) ([]sessionref.Candidate, error) {
+	s.asked = append(s.asked, q)
+	var out []sessionref.Candidate
+	for _, c := range cwdCorpus {
+		hay := c.SessionID + "\x00" + c.Label
+		if c.Cwd != nil {
+			hay += "\x00" + *c.Cwd
+		}
+		if strings.Contains(strings.ToLower(hay), strings.ToLower(q)) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// TestFolderMatchShows: the picker matches the folder as it shows it
+// ("~/src/pay" finds ~/src/payments-service, a title holding the text
+// itself still found) and, when a row matched on the part of the folder
+// the column hides ("home", or the middle of a long path), shows that
+// part.
+func TestFolderMatchShows(t *testing.T) {
+	open := func(t *testing.T, w int, q string) (Model, *coreLike, string) {
+		t.Helper()
+		src := &coreLike{}
+		m := newTestPicker(src, WithWidth(w))
+		m, cmd := m.Open(q)
+		m, _ = settle(m, cmd)
+		return m, src, ansi.Strip(m.View())
+	}
+	m, src, v := open(t, 80, "~/src/pay")
+	if len(src.asked) != 2 || src.asked[0] != "/home/dev/src/pay" || src.asked[1] != "~/src/pay" {
+		t.Fatalf("asked %q", src.asked)
+	}
+	if len(m.Items()) != 2 || m.Items()[0].Label != "Notes on ~/src/pay layout" || m.Items()[1].Label != "Ledger rounding" { // no dir before other dirs
+		t.Fatalf("~/src/pay: %v\n%s", m.Items(), v)
+	}
+	if !strings.Contains(v, "~/src/pay…") {
+		t.Fatalf("the folder is not shown as typed:\n%s", v)
+	}
+
+	_, _, v = open(t, 80, "home")
+	for _, want := range []string{"/home/dev/src…", "/home/dev/src/mentions"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("@home: %q is not shown, nothing visibly matches:\n%s", want, v)
+		}
+	}
+	if _, _, v = open(t, 80, "src"); strings.Contains(v, "/home/dev") || !strings.Contains(v, "~/src/mentions") {
+		t.Fatalf("@src matches what is shown: the home stays ~:\n%s", v)
+	}
+	_, _, v = open(t, 70, "needle")
+	if !strings.Contains(v, "needle") {
+		t.Fatalf("@needle: the match in the middle of the folder is cut away:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if ansi.StringWidth(l) != 70 {
+			t.Fatalf("a line of %d cells: %q", ansi.StringWidth(l), l)
+		}
+	}
+}
