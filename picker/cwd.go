@@ -28,11 +28,20 @@ func (m Model) sourceQueries(query string) []string {
 }
 
 // fetchAll asks src for each query and merges the answers: every session
-// once, in the core's order (rank, then newest).
-func fetchAll(ctx context.Context, src Source, queries []string) ([]sessionref.Candidate, error) {
-	first, err := src.Candidates(ctx, queries[0])
+// once, in the core's order (rank, then newest); more says a source's
+// limit cut an answer.
+func fetchAll(ctx context.Context, src Source, queries []string) (cands []sessionref.Candidate, more bool, err error) {
+	ask := func(q string) ([]sessionref.Candidate, error) {
+		if ms, ok := src.(MoreSource); ok {
+			cs, m, err := ms.CandidatesMore(ctx, q)
+			more = more || m
+			return cs, err
+		}
+		return src.Candidates(ctx, q)
+	}
+	first, err := ask(queries[0])
 	if err != nil || len(queries) == 1 {
-		return first, err
+		return first, more, err
 	}
 	merged := slices.Clone(first)
 	seen := make(map[string]bool, len(first))
@@ -40,11 +49,11 @@ func fetchAll(ctx context.Context, src Source, queries []string) ([]sessionref.C
 		seen[c.SessionID] = true
 	}
 	for _, q := range queries[1:] {
-		more, err := src.Candidates(ctx, q)
+		next, err := ask(q)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		for _, c := range more {
+		for _, c := range next {
 			if !seen[c.SessionID] {
 				seen[c.SessionID] = true
 				merged = append(merged, c)
@@ -52,7 +61,19 @@ func fetchAll(ctx context.Context, src Source, queries []string) ([]sessionref.C
 		}
 	}
 	stableSortCandidates(merged)
-	return merged, nil
+	return merged, more, nil
+}
+
+// rememberMore notes whether the cached answer to query was cut.
+func (m *Model) rememberMore(query string, more bool) {
+	if !more {
+		delete(m.moreOf, query)
+		return
+	}
+	if m.moreOf == nil {
+		m.moreOf = map[string]bool{}
+	}
+	m.moreOf[query] = true
 }
 
 // stableSortCandidates orders by rank, then newest first, keeping the

@@ -2,12 +2,14 @@ package picker
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -83,4 +85,41 @@ func TestFolderMatchShows(t *testing.T) {
 			t.Fatalf("a line of %d cells: %q", ansi.StringWidth(l), l)
 		}
 	}
+}
+
+// TestCutListSaysTypeToFilter: when the source's limit cuts the list
+// (an empty query over more sessions than the limit), the popup says
+// how many it shows and that typing filters; a list that is whole does
+// not; the note survives the cache.
+func TestCutListSaysTypeToFilter(t *testing.T) {
+	s, err := sessionref.NewResolver(manySessions(300), sessionref.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestPicker(ResolverSource(s, sessionref.Target{ID: "current"}, 50))
+	m, cmd := m.Open("")
+	m, _ = settle(m, cmd)
+	if v := ansi.Strip(m.View()); len(m.Items()) != 50 || !strings.Contains(v, "1/50 · first 50 · type to filter") {
+		t.Fatalf("%d items:\n%s", len(m.Items()), v)
+	}
+	m, cmd = m.SetQuery("session 29")
+	m, _ = settle(m, cmd)
+	if v := ansi.Strip(m.View()); strings.Contains(v, "type to filter") {
+		t.Fatalf("a whole list says to filter:\n%s", v)
+	}
+	m, _ = m.SetQuery("") // from the cache
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "type to filter") {
+		t.Fatalf("the cached answer lost its note:\n%s", v)
+	}
+}
+
+// manySessions is a store of n sessions titled "session <i>".
+func manySessions(n int) *fakestore.Store {
+	st := fakestore.New()
+	for i := range n {
+		id := fmt.Sprintf("s-%04d", i)
+		st.Create(id, nil, testNow.Add(-time.Duration(i)*time.Minute))
+		st.SetTitle(id, fmt.Sprintf("session %d", i))
+	}
+	return st
 }

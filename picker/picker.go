@@ -38,7 +38,10 @@ type FetchedMsg struct {
 	seq        uint64
 	Query      string
 	Candidates []sessionref.Candidate
-	Err        error
+	// More says the source matched more sessions than it listed (its
+	// limit); the popup then says that typing filters.
+	More bool
+	Err  error
 }
 
 // NewFetchedMsg builds the answer to p's newest query, for tests and for
@@ -112,6 +115,8 @@ type Model struct {
 	offset     int
 
 	cache     map[string][]sessionref.Candidate
+	more      bool            // the source listed fewer than match itemsQuery
+	moreOf    map[string]bool // the cached answers that listed fewer
 	cacheKeys []string
 
 	// The "in messages" section: hitsAll is the hit source's answer to
@@ -284,7 +289,7 @@ func (m Model) TakePick() (Model, PickedMsg, bool) {
 // included: where a query ends is the host's decision.
 func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.open = true
-	m.cache = nil
+	m.cache, m.moreOf = nil, nil
 	m.cacheKeys = nil
 	m.items, m.itemsQuery, m.err = nil, "", nil
 	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
@@ -312,7 +317,7 @@ func (m Model) Refresh() (Model, tea.Cmd) {
 	if !m.open {
 		return m, nil
 	}
-	m.cache, m.cacheKeys = nil, nil
+	m.cache, m.cacheKeys, m.moreOf = nil, nil, nil
 	if f, ok := m.source.(forgetter); ok {
 		f.Forget()
 	}
@@ -342,6 +347,7 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	if cands, ok := m.cache[query]; ok {
 		m.pending, m.slow = false, false
 		m.setItems(query, cands, nil)
+		m.more = m.moreOf[query]
 		return m, hits
 	}
 	m.pending, m.slow = true, false
@@ -355,8 +361,8 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 
 func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, query string, asked []string) tea.Cmd {
 	return func() tea.Msg {
-		cands, err := fetchAll(ctx, src, asked)
-		return FetchedMsg{picker: id, seq: seq, Query: query, Candidates: cands, Err: err}
+		cands, more, err := fetchAll(ctx, src, asked)
+		return FetchedMsg{picker: id, seq: seq, Query: query, Candidates: cands, More: more, Err: err}
 	}
 }
 
@@ -384,6 +390,7 @@ func (m *Model) remember(query string, cands []sessionref.Candidate) {
 	m.cache[query] = cands
 	for len(m.cacheKeys) > m.cacheSize {
 		delete(m.cache, m.cacheKeys[0])
+		delete(m.moreOf, m.cacheKeys[0])
 		m.cacheKeys = m.cacheKeys[1:]
 	}
 }

@@ -55,9 +55,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.pending, m.slow = false, false
 		if msg.Err == nil {
 			m.remember(msg.Query, msg.Candidates)
+			m.rememberMore(msg.Query, msg.More)
 		}
 		keep, had := m.cursorSession()
 		m.setItems(msg.Query, msg.Candidates, msg.Err)
+		m.more = msg.More && msg.Err == nil
 		if had {
 			m.keepCursorOn(keep)
 		}

@@ -77,6 +77,13 @@ func (m Model) position() []string {
 	if !m.Pickable() {
 		at = fmt.Sprintf("%d sessions", n) // no row is highlighted
 	}
+	if m.more && m.Fresh() {
+		// The source's limit cut the list: typing narrows it.
+		if len(m.hits) > 0 {
+			return []string{fmt.Sprintf("%s · %d in messages · type to filter", at, len(m.hits)), fmt.Sprintf("%s · %d in msgs", at, len(m.hits)), at}
+		}
+		return []string{at + fmt.Sprintf(" · first %d · type to filter", len(m.items)), at + " · type to filter", at}
+	}
 	if len(m.hits) == 0 {
 		return []string{at}
 	}
