@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -88,6 +89,9 @@ func (m Model) describeRaw(err error) string {
 	case sessionref.CodeTooMany:
 		return fmt.Sprintf("A message can reference at most %d sessions; remove one.", m.maxRefs)
 	case sessionref.CodeReadFailed:
+		if strings.HasSuffix(who, ":") {
+			return "Couldn't read " + who + " (" + strings.TrimSuffix(why, ".") + ")." // never "::"
+		}
 		return "Couldn't read " + who + ": " + why + "."
 	case sessionref.CodeBudgetExceeded:
 		// Messages are left out to fit: only the snapshot's own frame
