@@ -137,6 +137,8 @@ func plural(n int, word string) string {
 func rootError(flag, root string, err error) *FlagError {
 	var reason string
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && flag == "--dsh" && strings.TrimSpace(os.Getenv("DSH_HOME")) != "":
+		reason = fmt.Sprintf("no DeepSeek Harness sessions at %s (it does not exist; DSH_HOME is %s); point DSH_HOME at the harness's home or give --sessions DIR", root, strings.TrimSpace(os.Getenv("DSH_HOME")))
 	case errors.Is(err, fs.ErrNotExist) && flag == "--dsh":
 		reason = fmt.Sprintf("no DeepSeek Harness sessions at %s (it does not exist); set DSH_HOME or give --sessions DIR", root)
 	case errors.Is(err, fs.ErrNotExist):

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -41,11 +42,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 			// A flag's value that only opening it could check (--sessions).
 			fmt.Fprintf(stderr, "mentions-demo: %v\n%s\n", bad, usageHint)
 		} else {
-			fmt.Fprintln(stderr, "mentions-demo:", err)
+			fmt.Fprintln(stderr, "mentions-demo:", runError(err))
 		}
 		return 1
 	}
 	return 0
+}
+
+// runError is err in the words of the command: Bubble Tea wraps its
+// errors in its name at every level ("bubbletea: error opening TTY:
+// bubbletea: could not open TTY: …"), so only the innermost part is
+// kept, and a terminal that cannot be opened says that the demo needs
+// one.
+func runError(err error) string {
+	s := err.Error()
+	const prefix = "bubbletea: "
+	i := strings.LastIndex(s, prefix)
+	if i < 0 {
+		return s
+	}
+	s = s[i+len(prefix):]
+	if strings.Contains(s, "TTY") || strings.Contains(s, "/dev/tty") {
+		s = "needs a terminal: " + s
+	}
+	return s
 }
 
 func start(f flags) error {
