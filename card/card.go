@@ -3,6 +3,7 @@ package card
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -41,6 +42,7 @@ type Model struct {
 	keys   KeyMap
 	styles Styles
 	titles TitleFunc
+	home   string
 
 	record    sessionref.SourceRecord
 	snaps     []sessionref.Snapshot
@@ -81,6 +83,10 @@ func WithHeight(n int) Option { return func(m *Model) { m.height = max(n, minHei
 // WithWidth sets the width in cells, frame included (default 80).
 func WithWidth(w int) Option { return func(m *Model) { m.width = max(w, minWidth) } }
 
+// WithHome sets the directory shown as ~ in the sessions' folders
+// (default: the user's home).
+func WithHome(dir string) Option { return func(m *Model) { m.home = dir } }
+
 // WithTitles gives the card the referenced sessions' current titles.
 func WithTitles(f TitleFunc) Option { return func(m *Model) { m.titles = f } }
 
@@ -105,7 +111,8 @@ func FromEvent(ev sessionref.Event, opts ...Option) Model {
 }
 
 func newCard(rec sessionref.SourceRecord, prompt string, err error, opts []Option) Model {
-	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultHeight, id: lastCardID.Add(1)}
+	home, _ := os.UserHomeDir()
+	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultHeight, id: lastCardID.Add(1), home: home}
 	if err == nil {
 		m.snaps, err = sessionref.ParsePrompt(prompt)
 	}

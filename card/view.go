@@ -150,12 +150,14 @@ func (m *Model) renderBody() {
 	t := 0
 	for i, s := range m.snaps {
 		rec := m.record.References[i]
-		cwd := "(no cwd)"
-		if s.Cwd != nil {
-			cwd = textutil.Inline(*s.Cwd)
+		add(m.sessionLine(s, inner))
+		kept := []string{
+			fmt.Sprintf("%d of %d messages kept", rec.RetainedMessages, rec.OriginalMessages),
+			fmt.Sprintf("%d omitted (%s)", rec.OmittedMessages, textutil.Bytes(rec.OmittedBytes)),
 		}
-		add(fit(st.Meta.Render("── ")+m.labelOf(s.SessionID, s.Label)+st.Meta.Render(" · "+textutil.Inline(s.SessionID)+" · "+cwd), inner))
-		add(st.Meta.Render(fmt.Sprintf("   %d of %d messages kept · %d omitted (%s)", rec.RetainedMessages, rec.OriginalMessages, rec.OmittedMessages, textutil.Bytes(rec.OmittedBytes))))
+		for _, l := range phrases(kept, " · ", inner-3) {
+			add(st.Meta.Render("   " + l))
+		}
 		if m.turns == nil {
 			if len(s.Conversation) > 0 {
 				add(st.Meta.Render("   rendering the conversation…"))
@@ -200,4 +202,52 @@ func fitLines(s string, w int) []string {
 		out = append(out, wrap(l, w)...)
 	}
 	return out
+}
+
+// sessionLine is the line that names a session above its conversation:
+// its label, its id and its folder (under the home as "~/…", as the
+// picker shows it). When the line is too wide the id gives way to its
+// short form first, then the middle of the folder, then the end.
+func (m Model) sessionLine(s sessionref.Snapshot, inner int) string {
+	st := m.styles
+	cwd := "(no cwd)"
+	if s.Cwd != nil {
+		cwd = textutil.ShortenHome(textutil.Inline(*s.Cwd), m.home)
+	}
+	head := st.Meta.Render("── ") + m.labelOf(s.SessionID, s.Label)
+	id := textutil.Inline(s.SessionID)
+	line := func() string { return head + st.Meta.Render(" · "+id+" · "+cwd) }
+	if textutil.Width(line()) > inner {
+		id = textutil.ShortID(s.SessionID)
+	}
+	if over := textutil.Width(line()) - inner; over > 0 {
+		cwd = textutil.Middle(cwd, max(textutil.Width(cwd)-over, 12))
+	}
+	return fit(line(), inner)
+}
+
+// phrases lays out parts joined by sep in lines of at most w cells,
+// breaking only between parts (a part wider than a line is wrapped at
+// its spaces), so "0 omitted (113.6 KiB)" is never split inside.
+func phrases(parts []string, sep string, w int) []string {
+	w = max(w, 1)
+	var lines []string
+	cur := ""
+	for _, p := range parts {
+		switch {
+		case cur == "":
+			cur = p
+		case textutil.Width(cur+sep+p) <= w:
+			cur += sep + p
+		default:
+			lines = append(lines, cur)
+			cur = p
+		}
+		if textutil.Width(cur) > w {
+			wrapped := textutil.Wrap(cur, w)
+			lines = append(lines, wrapped[:len(wrapped)-1]...)
+			cur = wrapped[len(wrapped)-1]
+		}
+	}
+	return append(lines, cur)
 }

@@ -154,7 +154,11 @@ func (m *Model) rebuild() {
 			if !ok {
 				// The transcript scrolls, so a card is never capped (and
 				// its own scroll keys stay off).
-				c = card.FromEvent(ev, card.WithHeight(1<<20), card.WithStyles(m.comps.card), card.WithKeyMap(m.cardKeys), card.WithTitles(titleFunc(m.titles)))
+				opts := []card.Option{card.WithHeight(1 << 20), card.WithStyles(m.comps.card), card.WithKeyMap(m.cardKeys), card.WithTitles(titleFunc(m.titles))}
+				if m.opts.Home != "" {
+					opts = append(opts, card.WithHome(m.opts.Home))
+				}
+				c = card.FromEvent(ev, opts...)
 			}
 			c.SetWidth(m.w)
 			m.cards[seq] = c
