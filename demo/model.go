@@ -56,6 +56,7 @@ type Model struct {
 	w, h        int
 	areaH       int // rows for the transcript and its scroll line
 	screen      screen
+	helpFrom    screen // where F1 was pressed: Esc or F1 goes back there
 	events      []sessionref.Event
 	cards       map[int64]card.Model // by the context event's seq
 	cardSpans   []cardSpan           // where cards are in the transcript
@@ -213,9 +214,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
+		inspAt, helpAt := scrolled(m.inspVP), scrolled(m.helpVP)
 		m.layout()
 		m.rebuild()
 		m.renderOverlays()
+		// The open screen stays where it was read, as a share of its
+		// length: the lines wrap differently at the new width.
+		rescroll(&m.inspVP, inspAt)
+		rescroll(&m.helpVP, helpAt)
 		var cmd tea.Cmd
 		m.comp, cmd = m.comp.Update(msg)
 		m.layout()

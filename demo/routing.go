@@ -32,10 +32,19 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			vp = &m.helpVP
 		}
 		switch {
+		case m.screen == inspectScreen && key.Matches(msg, k.Help):
+			// F1 over the inspector: the keys, and back to the inspector.
+			m.screen, m.helpFrom = helpScreen, inspectScreen
+			m.renderHelp()
+			m.helpVP.GotoTop()
 		case key.Matches(msg, k.Back),
 			m.screen == inspectScreen && key.Matches(msg, k.Inspect),
 			m.screen == helpScreen && key.Matches(msg, k.Help):
-			m.screen = chatScreen
+			if m.screen == helpScreen {
+				m.screen, m.helpFrom = m.helpFrom, chatScreen
+			} else {
+				m.screen = chatScreen
+			}
 		case key.Matches(msg, k.GoToStart):
 			vp.GotoTop()
 		case key.Matches(msg, k.GoToEnd):
@@ -52,7 +61,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.inspVP.GotoTop()
 		return nil, true
 	case key.Matches(msg, k.Help):
-		m.screen = helpScreen
+		m.screen, m.helpFrom = helpScreen, chatScreen
 		m.renderHelp()
 		m.helpVP.GotoTop()
 		return nil, true

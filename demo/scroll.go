@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 
 	"github.com/dshkit/mentions/internal/textutil"
 )
@@ -106,4 +107,23 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// scrolled is how far down vp is, from 0 (its top) to 1 (its bottom).
+func scrolled(vp viewport.Model) float64 {
+	room := vp.TotalLineCount() - vp.Height()
+	if room <= 0 {
+		return 0
+	}
+	return min(float64(vp.YOffset())/float64(room), 1)
+}
+
+// rescroll puts vp as far down as at was: its top stays its top, its
+// bottom its bottom, and a place between keeps its share.
+func rescroll(vp *viewport.Model, at float64) {
+	room := vp.TotalLineCount() - vp.Height()
+	if room <= 0 {
+		return
+	}
+	vp.SetYOffset(int(at*float64(room) + 0.5))
 }

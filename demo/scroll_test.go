@@ -2,6 +2,7 @@ package demo
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -294,5 +295,57 @@ func TestCardRendersOffUpdate(t *testing.T) {
 	}
 	if m.cards[seq].Rendering() || strings.Contains(text(m), "rendering the conversation…") {
 		t.Fatalf("after a resize the render did not come:\n%s", text(m))
+	}
+}
+
+// TestHelpLaidOutAsOneTable: F1's columns line up across the rows they
+// wrap into (each section one table), pgup is listed once with one
+// meaning, F1 over the inspector opens the keys and Esc goes back to
+// the inspector, and a resize keeps F1 where it was read.
+func TestHelpLaidOutAsOneTable(t *testing.T) {
+	m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 80, 40, nil)
+	m = drive(m, f1)
+	lines := strings.Split(ansi.Strip(m.helpVP.GetContent()), "\n")
+	// In the Writing section every description starts in one column.
+	descAt := map[int]bool{}
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		for _, first := range []string{"shift+enter ", "home ", "ctrl+home "} { // rows of both tables
+			if strings.HasPrefix(l, first) {
+				descAt[len(l)-len(strings.TrimLeft(l[len(first):], " "))] = true
+			}
+		}
+	}
+	if len(descAt) != 1 {
+		t.Fatalf("Writing's descriptions start in %d columns:\n%s", len(descAt), strings.Join(lines, "\n"))
+	}
+	writing := strings.Join(lines[:slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "In the picker") })], "\n")
+	if strings.Contains(writing, "pgup") || strings.Contains(writing, "pgdn") {
+		t.Fatalf("pgup listed under Writing, though the transcript takes it:\n%s", writing)
+	}
+
+	m = drive(drive(m, esc), ctrlT)
+	m = drive(m, f1)
+	if m.screen != helpScreen {
+		t.Fatal("F1 in the inspector does nothing")
+	}
+	if m = drive(m, esc); m.screen != inspectScreen {
+		t.Fatalf("Esc from F1 opened over the inspector went to screen %d", m.screen)
+	}
+
+	m = drive(drive(m, esc), tea.WindowSizeMsg{Width: 60, Height: 14})
+	m = drive(m, f1)
+	for range 2 {
+		m = drive(m, pgDn)
+	}
+	at := scrolled(m.helpVP)
+	if at == 0 || at == 1 {
+		t.Fatalf("setup: F1 at %v", at)
+	}
+	m = drive(m, tea.WindowSizeMsg{Width: 50, Height: 14})
+	if got := scrolled(m.helpVP); got < at-0.15 || got > at+0.15 {
+		t.Fatalf("a resize moved F1 from %.2f to %.2f of its length", at, got)
 	}
 }
