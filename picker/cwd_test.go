@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/fakestore"
@@ -122,4 +123,59 @@ func manySessions(n int) *fakestore.Store {
 		st.SetTitle(id, fmt.Sprintf("session %d", i))
 	}
 	return st
+}
+
+// TestPopupHeightHolds: with a hit source, the popup does not grow when
+// the hits arrive (their room is kept from the start) and does not
+// shrink while typing narrows the list; it starts again when reopened.
+// Its footer stays on its last line.
+func TestPopupHeightHolds(t *testing.T) {
+	src := &fakeSource{items: manyCands(30)}
+	hs := &fakeHits{}
+	m := newTestPicker(src, WithHitSource(hs.search))
+	m.SetScreenSize(100, 40)
+	m.SetAnchor(2, 38)
+	m, cmd := m.Open("session")
+	var hits []tea.Msg
+	for _, msg := range run(cmd) {
+		if _, ok := msg.(HitsMsg); ok {
+			hits = append(hits, msg)
+			continue
+		}
+		m, _ = m.Update(msg) // the candidates first; the hits still searched
+	}
+	before := m.Rect().H
+	for _, msg := range hits { // the hits arrive (none match "session")
+		m, _ = m.Update(msg)
+	}
+	if len(hits) == 0 || !m.HitsFresh() {
+		t.Fatal("setup: no hits answer")
+	}
+	if h := m.Rect().H; h != before {
+		t.Fatalf("the popup went from %d to %d lines when the hits arrived", before, h)
+	}
+	for _, q := range []string{"session 1", "session 12"} {
+		m, cmd = m.SetQuery(q)
+		m, _ = settle(m, cmd)
+		if h := m.Rect().H; h != before {
+			t.Fatalf("typing %q took the popup from %d to %d lines:\n%s", q, before, h, ansi.Strip(m.View()))
+		}
+	}
+	if len(m.Items()) != 1 {
+		t.Fatalf("setup: %d items", len(m.Items()))
+	}
+	m = m.Close()
+	m, cmd = m.Open("session 12")
+	m, _ = settle(m, cmd)
+	if h := m.Rect().H; h >= before {
+		t.Fatalf("reopened, the popup kept its old height %d", h)
+	}
+}
+
+func manyCands(n int) []sessionref.Candidate {
+	out := make([]sessionref.Candidate, n)
+	for i := range out {
+		out[i] = cand(fmt.Sprintf("c0ffee%02d-0000-4000-8000-000000000000", i), fmt.Sprintf("session %d", i), nil, time.Duration(i)*time.Hour, sessionref.RankNoCwd)
+	}
+	return out
 }

@@ -1,6 +1,10 @@
 package picker
 
-import "charm.land/lipgloss/v2"
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
 
 // SetScreenSize tells the picker the screen size, for placement. The
 // popup stays inside the screen unless SetBounds gives it a pane.
@@ -49,26 +53,15 @@ func (m Model) layout() geometry {
 	f := m.styles.Frame
 	frameW, frameH := f.GetHorizontalFrameSize(), f.GetVerticalFrameSize()
 	a := m.area()
-	w := a.W
+	w := min(a.W, DefaultMaxWidth) // wider, the columns would only spread apart
 	if m.width > 0 {
 		w = min(m.width, a.W)
 	}
 	if w-frameW < 1 || a.H-frameH < 1 {
 		return geometry{} // the frame alone fills the bounds
 	}
-	status, _, statusOnly := m.status()
-	footer, _, hasFooter := m.footer()
-	want, footerLines := 0, 0
-	switch {
-	case statusOnly:
-		want = len(m.wrapText(status, w-frameW, maxTextLines))
-	case m.totalLines() > 0:
-		want = min(m.totalLines(), m.maxLines())
-		if hasFooter {
-			footerLines = len(m.wrapText(footer, w-frameW, maxTextLines))
-			want += footerLines
-		}
-	}
+	_, _, statusOnly := m.status()
+	want, footerLines := m.contentLines(w - frameW)
 	if want == 0 {
 		return geometry{} // nothing yet: stay hidden rather than flicker
 	}
@@ -105,6 +98,56 @@ func (m Model) layout() geometry {
 		g.footerLines = max(g.footerLines, 0)
 	}
 	return g
+}
+
+// DefaultMaxWidth is the widest the popup is, frame included, unless
+// [WithWidth] says otherwise: on a wider screen its columns would only
+// spread apart.
+const DefaultMaxWidth = 120
+
+// contentLines is how many lines the popup's content wants at inner
+// width innerW, and how many of them are the footer's: the status alone,
+// or the rows (at most maxLines) and the footer. While the popup is open
+// it never asks for fewer lines than it has shown (held), so it does not
+// shrink while typing narrows the list nor jump when the hits arrive.
+func (m Model) contentLines(innerW int) (want, footerLines int) {
+	status, _, statusOnly := m.status()
+	footer, _, hasFooter := m.footer()
+	switch {
+	case statusOnly:
+		want = len(m.wrapText(status, innerW, maxTextLines))
+	case m.totalLines() > 0:
+		want = min(m.totalLines(), m.maxLines())
+		if m.hitSource != nil && strings.TrimSpace(m.query) != "" {
+			// Room for the hits section from the start, so the popup
+			// does not grow when they arrive.
+			want = max(want, min(len(m.items), m.maxRows)+hitSectionExtra)
+		}
+		if hasFooter {
+			footerLines = len(m.wrapText(footer, innerW, maxTextLines))
+			want += footerLines
+		}
+	}
+	if want > 0 {
+		want = max(want, m.held)
+	}
+	return want, footerLines
+}
+
+// hold keeps the popup at least as tall as it is now, until it closes.
+func (m *Model) hold() {
+	if !m.open {
+		m.held = 0
+		return
+	}
+	f := m.styles.Frame
+	w := min(m.area().W, DefaultMaxWidth)
+	if m.width > 0 {
+		w = min(m.width, m.area().W)
+	}
+	if want, _ := m.contentLines(w - f.GetHorizontalFrameSize()); want > m.held {
+		m.held = want
+	}
 }
 
 // Rect is where the popup is drawn on the screen, frame included; zero

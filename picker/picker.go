@@ -129,6 +129,7 @@ type Model struct {
 	hitsPending bool
 	hitCancel   context.CancelFunc
 
+	held             int // the most content lines shown since it opened
 	screenW, screenH int
 	bounds           Rect
 	anchorX          int
@@ -156,7 +157,7 @@ func WithHome(dir string) Option { return func(m *Model) { m.home = dir } }
 func WithDisable(f DisableFunc) Option { return func(m *Model) { m.disable = f } }
 
 // WithWidth sets the popup's width in cells (default: the width of the
-// bounds; never wider than them).
+// bounds, at most [DefaultMaxWidth]; never wider than the bounds).
 func WithWidth(w int) Option { return func(m *Model) { m.width = w } }
 
 // WithStyles sets the styles (default DefaultStyles(true)).
@@ -288,7 +289,7 @@ func (m Model) TakePick() (Model, PickedMsg, bool) {
 // picker shows current sessions. The query may hold any text, spaces
 // included: where a query ends is the host's decision.
 func (m Model) Open(query string) (Model, tea.Cmd) {
-	m.open = true
+	m.open, m.held = true, 0
 	m.cache, m.moreOf = nil, nil
 	m.cacheKeys = nil
 	m.items, m.itemsQuery, m.err = nil, "", nil

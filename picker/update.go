@@ -45,6 +45,12 @@ func (m Model) WantsMouse(msg tea.MouseMsg) bool {
 // the answer has none, nothing is picked and the popup says why. A click
 // picks the row clicked, as drawn.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m, cmd := m.update(msg)
+	m.hold()
+	return m, cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	m.pick = nil
 	switch msg := msg.(type) {
 	case FetchedMsg:

@@ -44,6 +44,9 @@ func (m Model) view(g geometry) string {
 			}
 			lines = append(lines, m.renderRow(m.entry(e), highlighted, stale, cols, g.innerW, now, &plain, &hi))
 		}
+		for len(lines) < g.rows { // a popup held taller than its rows: the footer stays at the bottom
+			lines = append(lines, strings.Repeat(" ", g.innerW))
+		}
 		if g.footerLines > 0 {
 			text, style, _ := m.footer()
 			for _, l := range m.wrapText(text, g.innerW, g.footerLines) {
