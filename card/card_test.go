@@ -73,10 +73,15 @@ func TestCollapsedSays(t *testing.T) {
 	_, msg := prepared(t)
 	c := New(msg, WithStyles(PlainStyles()), WithWidth(120))
 	v := ansi.Strip(c.View())
-	for _, want := range []string{"▸ Referenced 2 sessions", "@Fix the session parser", "@重构日志模块", "3f2a9…parser 3/3 kept", "b7d4e…0-logs 3/12 kept", "compacted", "truncated", "omitted", "KiB"} {
+	// At 120 columns the ids are whole; narrower, short forms.
+	for _, want := range []string{"▸ Referenced 2 sessions", "@Fix the session parser", "@重构日志模块", "3f2a9c1e-parser 3/3 kept", "b7d4e2a0-logs 3/12 kept", "compacted", "truncated", "omitted", "KiB"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("collapsed card lacks %q:\n%s", want, v)
 		}
+	}
+	c.SetWidth(70)
+	if v := ansi.Strip(c.View()); !strings.Contains(v, "3f2a9…parser 3/3 kept") || !strings.Contains(v, "b7d4e…0-logs 3/12 kept") {
+		t.Errorf("at 70 columns the ids are not short:\n%s", v)
 	}
 	if c.Height() != 2 {
 		t.Fatalf("collapsed height %d", c.Height())

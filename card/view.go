@@ -102,13 +102,30 @@ func (m Model) labelOf(id, label string) string {
 	return out
 }
 
-// summary is the per-source capture line: short id, kept of total,
-// omitted messages and bytes, and the flags.
+// summary is the per-source capture line: id, kept of total, omitted
+// messages and bytes, and the flags. An id other than a UUID is whole
+// when the line fits, else in a short form that still tells the ids
+// apart.
 func (m Model) summary() string {
+	ids := make([]string, len(m.record.References))
+	for i, r := range m.record.References {
+		ids[i] = textutil.Inline(r.SessionID)
+		if textutil.IDWidth(r.SessionID) < textutil.Width(ids[i]) {
+			ids[i] = textutil.ShortID(r.SessionID) // a UUID: its first 8, as git shortens
+		}
+	}
+	if s := m.summaryWith(ids); textutil.Width(s) <= m.inner() {
+		return s
+	}
+	short, _ := textutil.ShortIDs(m.SessionIDs(), textutil.ShortIDWidth)
+	return m.summaryWith(short)
+}
+
+func (m Model) summaryWith(ids []string) string {
 	st := m.styles
 	parts := make([]string, 0, len(m.record.References))
-	for _, r := range m.record.References {
-		s := textutil.ShortID(r.SessionID) + " " + fmt.Sprintf("%d/%d kept", r.RetainedMessages, r.OriginalMessages)
+	for i, r := range m.record.References {
+		s := ids[i] + " " + fmt.Sprintf("%d/%d kept", r.RetainedMessages, r.OriginalMessages)
 		if r.OmittedMessages > 0 || r.OmittedBytes > 0 {
 			s += fmt.Sprintf(", %d omitted (%s)", r.OmittedMessages, textutil.Bytes(r.OmittedBytes))
 		}
