@@ -44,7 +44,11 @@
 //
 // # Embedding
 //
-// Pass the composer every message. Call [Model.SetWidth] when its width
+// Pass the composer every message you do not handle yourself — a host's
+// default branch is the simplest way: besides keys, pastes and the mouse,
+// the picker's answers and timer and the result of a submit arrive as
+// messages, and ones that are not the composer's are ignored. A
+// tea.WindowSizeMsg tells it the screen. Call [Model.SetWidth] when its width
 // changes and [Model.SetOrigin] whenever its top-left cell moves on
 // screen (after any Update that may change [Model.Height]): the popup
 // hangs from the '@' and clicks map to the draft through it. Draw the
