@@ -126,56 +126,57 @@ func manySessions(n int) *fakestore.Store {
 }
 
 // TestPopupHeightHolds: with a hit source, the popup does not grow when
-// the hits arrive (their room is kept from the start) and does not
-// shrink while typing narrows the list; it starts again when reopened.
-// Its footer stays on its last line.
+// the hits arrive (their room is kept while they are searched), and a
+// keystroke does not change its height until the answers to the new
+// query are in: then it fits them, once.
 func TestPopupHeightHolds(t *testing.T) {
 	src := &fakeSource{items: manyCands(30)}
 	hs := &fakeHits{}
 	m := newTestPicker(src, WithHitSource(hs.search))
 	m.SetScreenSize(100, 40)
 	m.SetAnchor(2, 38)
-	m, cmd := m.Open("session")
-	var hits []tea.Msg
-	for _, msg := range run(cmd) {
-		if _, ok := msg.(HitsMsg); ok {
-			hits = append(hits, msg)
-			continue
+	answers := func(cmd tea.Cmd) (cands, hits []tea.Msg) {
+		for _, msg := range run(cmd) {
+			switch msg.(type) {
+			case HitsMsg:
+				hits = append(hits, msg)
+			case FetchedMsg:
+				cands = append(cands, msg)
+			}
 		}
-		m, _ = m.Update(msg) // the candidates first; the hits still searched
+		return cands, hits
 	}
+	m, cmd := m.Open("r")
+	cands, hits := answers(cmd)
+	m, _ = m.Update(cands[0]) // the candidates first; the hits still searched
 	before := m.Rect().H
-	for _, msg := range hits { // the hits arrive (none match "session")
-		m, _ = m.Update(msg)
-	}
-	if len(hits) == 0 || !m.HitsFresh() {
-		t.Fatal("setup: no hits answer")
+	m, _ = m.Update(hits[0]) // the hits arrive
+	if len(m.Hits()) < 2 {
+		t.Fatalf("setup: %d hits", len(m.Hits()))
 	}
 	if h := m.Rect().H; h != before {
 		t.Fatalf("the popup went from %d to %d lines when the hits arrived", before, h)
 	}
-	for _, q := range []string{"session 1", "session 12"} {
-		m, cmd = m.SetQuery(q)
-		m, _ = settle(m, cmd)
-		if h := m.Rect().H; h != before {
-			t.Fatalf("typing %q took the popup from %d to %d lines:\n%s", q, before, h, ansi.Strip(m.View()))
-		}
+	// A keystroke: nothing answered yet, the height stays.
+	m, cmd = m.SetQuery("session 1 r")
+	if h := m.Rect().H; h != before {
+		t.Fatalf("typing took the popup from %d to %d lines before any answer", before, h)
 	}
-	if len(m.Items()) != 1 {
-		t.Fatalf("setup: %d items", len(m.Items()))
+	cands, hits = answers(cmd)
+	m, _ = m.Update(cands[0])
+	if h := m.Rect().H; h != before {
+		t.Fatalf("with the hits still searched the popup went from %d to %d lines", before, h)
 	}
-	m = m.Close()
-	m, cmd = m.Open("session 12")
-	m, _ = settle(m, cmd)
-	if h := m.Rect().H; h >= before {
-		t.Fatalf("reopened, the popup kept its old height %d", h)
+	m, _ = m.Update(hits[0])
+	if h, want := m.Rect().H, m.totalLines()+m.styles.Frame.GetVerticalFrameSize(); h != want || h >= before {
+		t.Fatalf("both answers in: %d lines, want %d (fitted, below %d):\n%s", h, want, before, ansi.Strip(m.View()))
 	}
 }
 
 func manyCands(n int) []sessionref.Candidate {
 	out := make([]sessionref.Candidate, n)
 	for i := range out {
-		out[i] = cand(fmt.Sprintf("c0ffee%02d-0000-4000-8000-000000000000", i), fmt.Sprintf("session %d", i), nil, time.Duration(i)*time.Hour, sessionref.RankNoCwd)
+		out[i] = cand(fmt.Sprintf("c0ffee%02d-0000-4000-8000-000000000000", i), fmt.Sprintf("session %d retry", i), nil, time.Duration(i)*time.Hour, sessionref.RankNoCwd)
 	}
 	return out
 }

@@ -107,9 +107,10 @@ const DefaultMaxWidth = 120
 
 // contentLines is how many lines the popup's content wants at inner
 // width innerW, and how many of them are the footer's: the status alone,
-// or the rows (at most maxLines) and the footer. While the popup is open
-// it never asks for fewer lines than it has shown (held), so it does not
-// shrink while typing narrows the list nor jump when the hits arrive.
+// or the rows (at most maxLines) and the footer. While an answer to the
+// current query is still awaited the popup keeps the lines it has shown
+// (held) and keeps room for the hits, so a keystroke changes its height
+// at most once, when both answers are in, and only to fit them.
 func (m Model) contentLines(innerW int) (want, footerLines int) {
 	status, _, statusOnly := m.status()
 	footer, _, hasFooter := m.footer()
@@ -118,9 +119,9 @@ func (m Model) contentLines(innerW int) (want, footerLines int) {
 		want = len(m.wrapText(status, innerW, maxTextLines))
 	case m.totalLines() > 0:
 		want = min(m.totalLines(), m.maxLines())
-		if m.hitSource != nil && strings.TrimSpace(m.query) != "" {
-			// Room for the hits section from the start, so the popup
-			// does not grow when they arrive.
+		if m.hitSource != nil && m.hitsPending && strings.TrimSpace(m.query) != "" {
+			// Room for the hits section while they are searched, so the
+			// popup does not grow when they arrive.
 			want = max(want, min(len(m.items), m.maxRows)+hitSectionExtra)
 		}
 		if hasFooter {
@@ -128,13 +129,14 @@ func (m Model) contentLines(innerW int) (want, footerLines int) {
 			want += footerLines
 		}
 	}
-	if want > 0 {
+	if want > 0 && (m.pending || m.hitsPending) {
 		want = max(want, m.held)
 	}
 	return want, footerLines
 }
 
-// hold keeps the popup at least as tall as it is now, until it closes.
+// hold records the lines the popup shows now, which it keeps while an
+// answer is awaited.
 func (m *Model) hold() {
 	if !m.open {
 		m.held = 0
@@ -145,9 +147,7 @@ func (m *Model) hold() {
 	if m.width > 0 {
 		w = min(m.width, m.area().W)
 	}
-	if want, _ := m.contentLines(w - f.GetHorizontalFrameSize()); want > m.held {
-		m.held = want
-	}
+	m.held, _ = m.contentLines(w - f.GetHorizontalFrameSize())
 }
 
 // Rect is where the popup is drawn on the screen, frame included; zero

@@ -129,7 +129,7 @@ type Model struct {
 	hitsPending bool
 	hitCancel   context.CancelFunc
 
-	held             int // the most content lines shown since it opened
+	held             int // the content lines shown, kept while an answer is awaited
 	screenW, screenH int
 	bounds           Rect
 	anchorX          int
