@@ -66,6 +66,7 @@ func openIndex(o Options, q sessionref.SessionQuery, progress *chan indexMsg) (*
 	for _, root := range o.DiscoverRefuse {
 		opts = append(opts, discover.RefuseInside(root))
 	}
+	opts = append(opts, o.DiscoverOptions...)
 	ix, err := discover.Open(o.DiscoverPath, q, opts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("demo: full-text index: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/dshkit/mentions/discover"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -59,6 +60,9 @@ type Options struct {
 	DiscoverPath string
 	// DiscoverRefuse lists sessions roots the index file must not be in.
 	DiscoverRefuse []string
+	// DiscoverOptions are more options of the index (discover.WithLimits
+	// to bound what a session puts in it, for one).
+	DiscoverOptions []discover.Option
 	// Resync is how long after a Sync ends the next one starts, so the
 	// index follows sessions that change while the demo runs (a live
 	// sessions root, the demo's own messages). These later Syncs show no

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -86,6 +87,7 @@ func start(f flags) error {
 	store.SetTitle(current.ID, title)
 	store.SetLatency(f.latency)
 
+	boundMemory(f.count)
 	opts := demo.Options{
 		Store: store, Current: current, Title: title, Home: home,
 		StoreName: fmt.Sprintf("fakestore, %d sessions", f.count),
@@ -109,6 +111,21 @@ func start(f flags) error {
 	}
 	_, err = tea.NewProgram(m).Run()
 	return errors.Join(err, m.Close())
+}
+
+// storeBytesPerSession is what the embedded store holds for one
+// generated session, measured (the live heap after seeding 20,000).
+const storeBytesPerSession = 12_500
+
+// boundMemory sets a soft memory limit for a big generated corpus: the
+// store holds every session in memory, and without a limit the garbage
+// collector lets the heap grow to twice that while the corpus is built
+// and indexed. GOMEMLIMIT, when set, is left to say.
+func boundMemory(count int) {
+	if count <= memoryIndexMax || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(int64(count)*storeBytesPerSession*5/4 + 384<<20)
 }
 
 // seedBatch is how many sessions one Seed call makes: small enough that
