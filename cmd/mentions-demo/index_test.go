@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -65,6 +66,10 @@ func TestIndexFlags(t *testing.T) {
 	if err != nil || !o.Discover || o.DiscoverPath == "" {
 		t.Fatalf("a big corpus: discover %v path %q err %v", o.Discover, o.DiscoverPath, err)
 	}
+	// …bounded: the index holds the head of each generated session.
+	if len(o.DiscoverOptions) != 1 {
+		t.Fatalf("a big corpus's index is not bounded: %d options", len(o.DiscoverOptions))
+	}
 	if _, err := os.Stat(filepath.Dir(o.DiscoverPath)); err != nil {
 		t.Fatal(err)
 	}
@@ -74,5 +79,28 @@ func TestIndexFlags(t *testing.T) {
 	}
 	if _, err := parseFlags([]string{"--no-index=maybe"}, noEnv); err == nil || !strings.Contains(err.Error(), "--no-index") {
 		t.Fatalf("bad --no-index: %v", err)
+	}
+}
+
+// TestBoundMemory: a big generated corpus runs under a soft memory limit
+// of 1.25 × the store + 384 MiB; a small one, or GOMEMLIMIT set, is left
+// alone.
+func TestBoundMemory(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	was := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(was)
+	boundMemory(300)
+	if got := debug.SetMemoryLimit(-1); got != was {
+		t.Fatalf("a small corpus set a limit of %d", got)
+	}
+	boundMemory(100000)
+	if got, want := debug.SetMemoryLimit(-1), int64(100000)*storeBytesPerSession*5/4+384<<20; got != want {
+		t.Fatalf("limit %d, want %d", got, want)
+	}
+	debug.SetMemoryLimit(was)
+	t.Setenv("GOMEMLIMIT", "8GiB")
+	boundMemory(100000)
+	if got := debug.SetMemoryLimit(-1); got != was {
+		t.Fatalf("GOMEMLIMIT set, yet a limit of %d", got)
 	}
 }
