@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/sessionref"
@@ -64,4 +65,51 @@ func ExampleParseSingleMessage() {
 	m := sessionref.ParseSingleMessage(sessionref.ContextHeading + "\n\nhello")
 	fmt.Println(m.Context == nil, len(m.Text))
 	// Output: true 29
+}
+
+// A store over another storage converts its times with Millis.
+func ExampleMillis() {
+	created := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	h := sessionref.SessionHeader{ID: "s-1", CreatedAt: sessionref.Millis(created)}
+	fmt.Println(h.CreatedAt)
+	fmt.Println(sessionref.LooksLikeSeconds(h.CreatedAt, created))
+	fmt.Println(sessionref.LooksLikeSeconds(created.Unix(), created)) // the common mistake
+	// Output:
+	// 1772357400000
+	// false
+	// true
+}
+
+func ExampleLooksLikeSeconds() {
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	fmt.Println(sessionref.LooksLikeSeconds(now.Unix(), now), sessionref.LooksLikeSeconds(now.UnixMilli(), now))
+	// Output: true false
+}
+
+// A store's own test runs CheckStore over a few sessions it made.
+func ExampleCheckStore() {
+	store := fakestore.New()
+	store.Create("ok", nil, fakestore.DefaultNow)
+	fmt.Println(sessionref.CheckStore(context.Background(), store))
+
+	err := sessionref.CheckStore(context.Background(), secondsStore{})
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// session s-1: CreatedAt 1772357400 is Unix seconds, not milliseconds (it reads as 1970-01-21T12:19:17Z); set it with sessionref.Millis
+}
+
+// secondsStore lists one session whose creation time is in seconds.
+type secondsStore struct{}
+
+func (secondsStore) ListSessions(context.Context) ([]sessionref.SessionHeader, error) {
+	return []sessionref.SessionHeader{{ID: "s-1", CreatedAt: 1772357400}}, nil
+}
+
+func (secondsStore) ReadTitles(_ context.Context, ids []string) ([]sessionref.TitleResult, error) {
+	return make([]sessionref.TitleResult, len(ids)), nil
+}
+
+func (secondsStore) ReadSurface(context.Context, string) (sessionref.Surface, error) {
+	return sessionref.Surface{}, errors.New("not found")
 }
