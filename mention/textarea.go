@@ -317,3 +317,12 @@ func setCursor(ta *textarea.Model, text string, at int) {
 	}
 	ta.SetCursorColumn(col)
 }
+
+// SetTarget tells the picker the session the draft is now written in (a
+// host switched sessions): its next fetches rank for it, and an answer
+// for the old session is never shown. See picker.Model.SetTarget.
+func (a *Textarea) SetTarget(t sessionref.Target) tea.Cmd {
+	var cmd tea.Cmd
+	a.picker, cmd = a.picker.SetTarget(t)
+	return cmd
+}
