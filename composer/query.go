@@ -189,3 +189,15 @@ func (m *Model) syncPicker() {
 		return "", false
 	})
 }
+
+// pickerAnswered reports whether the picker's sessions and the host's
+// sections have answered the current query (the "in messages" search may
+// still run: the popup says so).
+func (m Model) pickerAnswered() bool {
+	for _, id := range m.picker.Sections() {
+		if id != picker.MessagesID && !m.picker.SectionFresh(id) {
+			return false
+		}
+	}
+	return true
+}

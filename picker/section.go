@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -398,4 +399,24 @@ func (m *Model) restoreCursor(id string, at int) bool {
 		}
 	}
 	return false
+}
+
+// pickHelp is what Accept and AcceptEnter say while a host's item is
+// highlighted: it is picked, not mentioned.
+const pickHelp = "pick"
+
+// forItem makes the help of Accept and AcceptEnter true while a host's
+// item is highlighted: the default "mention" becomes "pick". A host's own
+// description is left as it is.
+func (k KeyMap) forItem(m Model) KeyMap {
+	if _, _, ok := m.HighlightedItem(); !ok {
+		return k
+	}
+	def := DefaultKeyMap()
+	for _, b := range []struct{ b, d *key.Binding }{{&k.Accept, &def.Accept}, {&k.AcceptEnter, &def.AcceptEnter}} {
+		if h := b.b.Help(); h.Desc == b.d.Help().Desc {
+			b.b.SetHelp(h.Key, pickHelp)
+		}
+	}
+	return k
 }

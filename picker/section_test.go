@@ -473,3 +473,32 @@ func TestGoldenSections(t *testing.T) {
 		}
 	}
 }
+
+// KeyMap and Status stay true across sections: Tab says "pick" on a
+// host's item and "mention" on a session; a section still searching is
+// the reason nothing can be picked yet.
+func TestKeyMapAndStatusAcrossSections(t *testing.T) {
+	m := newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
+	m = openAll(t, m, "parser")
+	if k := m.KeyMap(); k.Accept.Help().Desc != "pick" || !k.Accept.Enabled() || k.AcceptEnter.Help().Desc != "pick" {
+		t.Fatalf("on a file: %q", k.Accept.Help().Desc)
+	}
+	m, _ = m.Update(press("end"))
+	if k := m.KeyMap(); k.Accept.Help().Desc != "mention" {
+		t.Fatalf("on a session: %q", k.Accept.Help().Desc)
+	}
+	custom := DefaultKeyMap()
+	custom.Accept.SetHelp("tab", "choose")
+	m.SetKeyMap(custom)
+	m, _ = m.Update(press("home"))
+	if k := m.KeyMap(); k.Accept.Help().Desc != "choose" {
+		t.Fatalf("a host's own help was replaced: %q", k.Accept.Help().Desc)
+	}
+	// Only the files are still on their way, and nothing else matches.
+	m = newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})))
+	m, _ = m.Open("zzz")
+	m, _ = m.Update(NewFetchedMsg(m, "zzz", nil, nil))
+	if s := m.Status(); s != `searching “zzz”…` || m.Pickable() || !m.KeyMap().Accept.Enabled() {
+		t.Fatalf("status %q, accept enabled %v", s, m.KeyMap().Accept.Enabled())
+	}
+}

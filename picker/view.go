@@ -278,7 +278,7 @@ func (m Model) searching() string {
 
 // why says why nothing can be picked, in the words of the popup.
 func (m Model) why() string {
-	if s, ok := m.statusLine(); ok || m.pending {
+	if s, ok := m.statusLine(); ok || m.pending || m.anyPending() && s != "" {
 		if m.pending {
 			return m.searching()
 		}
