@@ -105,3 +105,28 @@ func TestPickItemWithoutTextOrWithMention(t *testing.T) {
 		t.Fatalf("value %q tokens %v", m.Value(), toks)
 	}
 }
+
+// A host replaces its section's source without rebuilding the composer;
+// RefreshPicker asks the open picker again.
+func TestSetPickerSection(t *testing.T) {
+	e := newEnv(t)
+	m := e.composerWithFiles([]picker.Item{{Label: "old.go", Insert: "old.go"}})
+	m = typeItems(m, "@o")
+	if got := m.Picker().SectionItems("files"); len(got) != 1 || got[0].Label != "old.go" {
+		t.Fatalf("before: %v", got)
+	}
+	m.SetPickerSection(picker.Section{ID: "files", Title: "files", Source: func(context.Context, string) ([]picker.Item, error) {
+		return []picker.Item{{Label: "new.go", Insert: "new.go"}}, nil
+	}})
+	cmd := m.RefreshPicker()
+	for _, msg := range run(cmd) {
+		m, _ = itemStep(m, msg)
+	}
+	if got := m.Picker().SectionItems("files"); len(got) != 1 || got[0].Label != "new.go" {
+		t.Fatalf("after: %v", got)
+	}
+	m, _ = itemStep(m, tab)
+	if m.Value() != "new.go " {
+		t.Fatalf("value %q", m.Value())
+	}
+}

@@ -236,7 +236,9 @@ func (m Model) IsOpen() bool { return m.open }
 // Query returns the current query.
 func (m Model) Query() string { return m.query }
 
-// Items returns the rows shown, which answer Query only when Fresh.
+// Items returns the candidates shown (the sessions section), which
+// answer Query only when Fresh. See [Model.Hits] and
+// [Model.SectionItems] for the other sections.
 func (m Model) Items() []sessionref.Candidate { return m.items }
 
 // Fresh reports whether the rows answer the current query.
