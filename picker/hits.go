@@ -111,8 +111,11 @@ func (m Model) applyHits(msg HitsMsg) (Model, tea.Cmd) {
 	if msg.Err != nil {
 		m.hitsAll = nil
 	}
+	id, at, chose := m.hostChoice()
 	m.filterHits()
-	if len(m.items) == 0 || m.cursor >= m.entries() {
+	if chose && m.restoreCursor(id, at) {
+		// the host's item the user moved to stays highlighted
+	} else if len(m.items) == 0 || m.cursor >= m.entries() {
 		m.cursor = 0
 		m.skipDisabled(1)
 	}

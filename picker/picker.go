@@ -417,9 +417,14 @@ func (m *Model) stopFetch() {
 }
 
 func (m *Model) setItems(query string, cands []sessionref.Candidate, err error) {
+	id, at, chose := m.hostChoice()
 	m.items, m.itemsQuery, m.err = cands, query, err
 	m.filterHits()
 	m.cursor, m.offset = 0, 0
+	if chose && m.restoreCursor(id, at) {
+		m.scrollToCursor() // the host's item the user moved to stays highlighted
+		return
+	}
 	m.skipDisabled(1)
 }
 

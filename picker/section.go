@@ -390,6 +390,20 @@ func (m Model) cursorRef() (id string, at int, ok bool) {
 	return m.blockID(b), j, true
 }
 
+// hostChoice is the host's item the user moved the cursor to since the
+// query changed, if any: the sessions' or the hits' answer arriving
+// leaves it highlighted.
+func (m Model) hostChoice() (id string, at int, ok bool) {
+	if !m.chose {
+		return "", 0, false
+	}
+	id, at, ok = m.cursorRef()
+	if id == SessionsID || id == MessagesID {
+		return "", 0, false
+	}
+	return id, at, ok
+}
+
 // restoreCursor puts the cursor back on entry at of section id.
 func (m *Model) restoreCursor(id string, at int) bool {
 	for _, b := range m.blocks() {

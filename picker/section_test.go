@@ -502,3 +502,27 @@ func TestKeyMapAndStatusAcrossSections(t *testing.T) {
 		t.Fatalf("status %q, accept enabled %v", s, m.KeyMap().Accept.Enabled())
 	}
 }
+
+// The sessions' or the hits' answer arriving leaves the highlight on the
+// host's item the user moved to.
+func TestLateSessionsKeepTheChosenItem(t *testing.T) {
+	m := newHitsPicker(&fakeHits{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
+	m, _ = m.Open("parser")
+	m, _ = m.Update(NewItemsMsg(m, "files", "parser", fileCorpus[:2], nil))
+	m, _ = m.Update(press("down"))
+	m, _ = m.Update(NewFetchedMsg(m, "parser", corpus[:2], nil))
+	if it, _, ok := m.HighlightedItem(); !ok || it.Label != "parser_test.go" {
+		t.Fatalf("after the sessions: %+v %v (cursor %d)", it, ok, m.Cursor())
+	}
+	m, _ = m.Update(NewHitsMsg(m, "parser", hitCorpus[:2], nil))
+	if it, _, ok := m.HighlightedItem(); !ok || it.Label != "parser_test.go" {
+		t.Fatalf("after the hits: %+v %v (cursor %d)", it, ok, m.Cursor())
+	}
+	// Without a move, the sessions' answer highlights the first row.
+	m, _ = m.Open("parser")
+	m, _ = m.Update(NewItemsMsg(m, "files", "parser", fileCorpus[:2], nil))
+	m, _ = m.Update(NewFetchedMsg(m, "parser", corpus[:2], nil))
+	if m.Cursor() != 0 {
+		t.Fatalf("cursor %d", m.Cursor())
+	}
+}
