@@ -113,9 +113,12 @@ type ItemsMsg struct {
 	target string
 	// Section is the ID of the section answered.
 	Section string
-	Query   string
-	Items   []Item
-	Err     error
+	// Query is the query answered.
+	Query string
+	// Items are the section's rows, in the source's order.
+	Items []Item
+	// Err is the source's error; the section's heading shows it.
+	Err error
 }
 
 // NewItemsMsg builds the answer of p's section to p's newest query, for
