@@ -95,8 +95,8 @@ func (m Model) chooseColumns(g geometry) columns {
 	var ids []string
 	labelNeed, cwdNeed := 0, 0
 	for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
-		e, kind := m.atLine(l)
-		if kind != lineRow {
+		b, e, kind := m.lineAt(l)
+		if kind != lineRow || b.kind == kindHost {
 			continue
 		}
 		cand := m.entry(e)
