@@ -88,6 +88,7 @@ type Model struct {
 	now       func() time.Time
 	home      string
 	disable   DisableFunc
+	age       func(sessionref.Candidate) time.Time // see WithAge; nil: CreatedAt
 
 	open    bool
 	query   string
