@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -22,10 +23,13 @@ func (m Model) submit() (Model, tea.Cmd) {
 	m.seq++
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
-	id, seq, prepare := m.id, m.seq, m.prepare
+	if m.hasTarget {
+		ctx = picker.ContextWithTarget(ctx, m.target)
+	}
+	id, seq, target, prepare := m.id, m.seq, m.targetKey, m.prepare
 	return m, func() tea.Msg {
 		res, err := prepare(ctx, draft)
-		return prepareDoneMsg{composer: id, seq: seq, res: res, err: err}
+		return prepareDoneMsg{composer: id, seq: seq, target: target, res: res, err: err}
 	}
 }
 
@@ -38,6 +42,9 @@ func (m Model) finishSubmit(msg prepareDoneMsg) (Model, tea.Cmd) {
 	if m.cancel != nil {
 		m.cancel()
 		m.cancel = nil
+	}
+	if msg.target != m.targetKey && msg.err == nil {
+		msg.err = retargeted() // prepared for the session the host left
 	}
 	if msg.err != nil {
 		m.errLine = m.describe(msg.err)
