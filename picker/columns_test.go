@@ -52,13 +52,15 @@ func TestColumnsThatSayNothingGo(t *testing.T) {
 		{"one folder", []sessionref.Candidate{
 			cand("x1", "one", ptr("/home/dev/src/mentions"), time.Hour, sessionref.RankSameCwd),
 			cand("x2", "two", ptr("/home/dev/src/mentions"), time.Hour, sessionref.RankSameCwd),
-		}, nil, false, false, nil, []string{"~/src/mentions", "this dir"}},
+		}, nil, false, true, []string{"this dir"}, []string{"~/src/mentions"}},
 		{"one row without a folder", []sessionref.Candidate{
 			cand("x1", "one", nil, time.Hour, sessionref.RankNoCwd),
 		}, nil, false, false, nil, []string{"(no cwd)", "no dir"}},
 		{"one row with a folder", []sessionref.Candidate{
 			cand("x1", "one", ptr("/home/dev/src/mentions"), time.Hour, sessionref.RankSameCwd),
 		}, nil, true, true, []string{"~/src/mentions", "this dir"}, nil},
+		{"one other folder", []sessionref.Candidate{other("x1", "/srv/a"), other("x2", "/srv/a")},
+			nil, false, false, []string{long + " x1"}, []string{"/srv/a"}},
 		{"other folders", []sessionref.Candidate{other("x1", "/srv/a"), other("x2", "/srv/b")},
 			nil, true, false, []string{"/srv/a", "/srv/b"}, nil},
 		{"mixed", corpus, nil, true, true, []string{"this dir", "no dir", "(no cwd)", "~/src/mentions"}, nil},

@@ -82,7 +82,8 @@
 // first, then the badge, then the age. Columns that would say the same
 // on every row of the list go as well: the folder for a store without
 // folders or rows all in one folder, the badge when every row has the
-// same one. The age counts from the creation time, or from the time
+// same one and it says nothing ("no dir" from a store without folders);
+// "this dir" stays, as it says the rows share the current folder. The age counts from the creation time, or from the time
 // [WithAge] chooses ([LastActive] for a store that sets UpdatedAt); a
 // time in Unix seconds where milliseconds belong shows as "secs?".
 //

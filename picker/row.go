@@ -223,8 +223,10 @@ func (m Model) chooseColumns(g geometry) columns {
 // every row would show the same one: a store without per-session folders
 // shows no "(no cwd)" column, and rows all in one folder do not repeat
 // it (a single row keeps a folder it has, which says where it is). The
-// badge goes when every row would show the same one, or the row's own
-// folder column went with the folder.
+// badge goes when every row would show the same one and it says nothing
+// the row does not: "no dir" on every row of a store without folders, or
+// no badge at all. "this dir" stays: with the folder column gone it is
+// what says the rows are the current session's neighbours.
 func (m Model) informative() (cwd, badge bool) {
 	n := m.entries()
 	if n == 0 {
@@ -242,7 +244,7 @@ func (m Model) informative() (cwd, badge bool) {
 		}
 	}
 	cwd = !(sameCwd && (n > 1 || first.Cwd == nil))
-	badge = !(sameRank && (n > 1 || !cwd))
+	badge = !(sameRank && first.Rank != sessionref.RankSameCwd && (n > 1 || !cwd))
 	return cwd, badge
 }
 
