@@ -103,6 +103,18 @@
 // the wheel scrolls, motion highlights, a click picks. The [KeyMap]
 // implements help.KeyMap and enables its bindings by state.
 //
+// # Rows
+//
+// A row shows the label, the rank badge ("this dir", "no dir"), the short
+// id, the folder and the age; as the popup narrows the folder goes
+// first, then the badge, then the age. Columns that would say the same
+// on every row of the list go as well: the folder for a store without
+// folders or rows all in one folder, the badge when every row has the
+// same one and it says nothing ("no dir" from a store without folders);
+// "this dir" stays, as it says the rows share the current folder. The age counts from the creation time, or from the time
+// [WithAge] chooses ([LastActive] for a store that sets UpdatedAt); a
+// time in Unix seconds where milliseconds belong shows as "secs?".
+//
 // All text from sessions (titles, ids, folders, errors) is drawn through
 // the module's one sanitiser and measured with its one width function,
 // so no row is wider than the popup and no control byte reaches the

@@ -97,6 +97,7 @@ type Model struct {
 	now       func() time.Time
 	home      string
 	disable   DisableFunc
+	age       func(sessionref.Candidate) time.Time // see WithAge; nil: CreatedAt
 
 	open    bool
 	query   string
