@@ -83,9 +83,10 @@ func (a *Textarea) Reset(ta *textarea.Model) {
 	a.closePicker()
 }
 
-// TakePick returns a pick of a row the adapter did not insert itself: a
-// row of a host's own section (see picker.WithSection), for the host to
-// insert or attach. The adapter takes session picks itself.
+// TakePick returns the last pick of a row of a host's own section (see
+// picker.WithSection): the adapter has already replaced the @query with
+// the item's Insert text; a host that attaches the item reads its Value.
+// Session picks are the adapter's own: they become tokens.
 func (a *Textarea) TakePick() (picker.PickedMsg, bool) {
 	if a.item == nil {
 		return picker.PickedMsg{}, false
@@ -176,7 +177,11 @@ func (a *Textarea) updatePicker(ta *textarea.Model, msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmd, a.show(ta, res))
 	case picked:
-		a.tracker.Close()
+		// A host's item: its Insert replaces the @query (an empty one
+		// just removes it), and the pick waits for TakePick, for a host
+		// that attaches the item's Value.
+		res := a.tracker.Replace(p.Item.Insert, nil, cursorOffset(*ta))
+		a.apply(ta, res)
 		a.item = &p
 		return cmd
 	case !a.picker.IsOpen():

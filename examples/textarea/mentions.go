@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/dshkit/mentions/card"
+	"github.com/dshkit/mentions/discover"
 	"github.com/dshkit/mentions/mention"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
@@ -27,8 +28,36 @@ func newRefs(store sessionref.SessionQuery, target sessionref.Target, cwd string
 	if err != nil {
 		return refs{}, err
 	}
-	p := picker.New(picker.ResolverSource(r, target, 20), picker.WithTarget(target))
+	opts := []picker.Option{picker.WithTarget(target), picker.WithSection(picker.Section{
+		ID: "files", Title: "files", OnEmpty: true, Source: func(ctx context.Context, q string) ([]picker.Item, error) {
+			paths, err := findFiles(ctx, cwd, q) // the host's own @-file completion
+			items := make([]picker.Item, len(paths))
+			for i, p := range paths {
+				items[i] = picker.Item{Label: p, Insert: p}
+			}
+			return items, err
+		}})}
+	// "in messages": full-text search, optional (without it, titles only).
+	if ix, err := discover.Open("", store); err == nil {
+		if _, err := ix.Sync(context.Background()); err == nil {
+			opts = append(opts, picker.WithHitSource(hitsOf(ix)))
+		}
+	}
+	p := picker.New(picker.ResolverSource(r, target, 20), opts...)
 	return refs{resolver: r, ed: mention.NewTextarea(p)}, nil
+}
+
+// hitsOf searches ix for the session the picker is following.
+func hitsOf(ix *discover.Index) picker.HitSource {
+	return func(ctx context.Context, q string) ([]picker.Hit, error) {
+		t, _ := picker.TargetFromContext(ctx)
+		found, err := ix.Search(ctx, t, q, 10)
+		hits := make([]picker.Hit, len(found))
+		for i, h := range found {
+			hits[i] = picker.Hit{Candidate: h.Candidate, Snippet: h.Snippet, Match: h.Match}
+		}
+		return hits, err
+	}
 }
 
 // update passes every message through the adapter, in place of the
