@@ -49,7 +49,7 @@ func newChat(store *fakestore.Store, cwd string) (chat, error) {
 	ta.Placeholder = "Message… (@ mentions a session or a file)"
 	ta.ShowLineNumbers = false
 	ta.SetHeight(3)
-	ta.SetVirtualCursor(false) // the terminal's own cursor, placed in View
+	ta.SetVirtualCursor(false)                               // the terminal's own cursor, placed in View
 	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j") // Enter sends
 	c := chat{store: store, input: ta, width: 80, height: 24}
 	c.current = c.newSession(cwd)
