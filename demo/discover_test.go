@@ -135,6 +135,7 @@ func TestIndexFollowsTheStore(t *testing.T) {
 		withDiscovery(o)
 		store = o.Store.(*fakestore.Store)
 		o.Resync = 50 * time.Millisecond
+		o.tick = tea.Tick // the Resync runs on the wall clock
 	})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitFor(t, tm, "No messages yet")

@@ -84,6 +84,7 @@ type Model struct {
 
 	maxRows   int
 	slowAfter time.Duration
+	tick      func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	cacheSize int
 	now       func() time.Time
 	home      string
@@ -141,6 +142,14 @@ func WithMaxRows(n int) Option { return func(m *Model) { m.maxRows = max(1, n) }
 // WithSlowAfter sets how long a fetch runs before "searching…" shows.
 func WithSlowAfter(d time.Duration) Option { return func(m *Model) { m.slowAfter = d } }
 
+// WithTick sets how the picker waits before showing "searching…": a
+// function with tea.Tick's signature (the default). A test gives one
+// that answers at once, or never, so that no keystroke waits on the
+// wall clock.
+func WithTick(tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd) Option {
+	return func(m *Model) { m.tick = tick }
+}
+
 // WithClock sets the clock for ages ("3h ago").
 func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = now } }
 
@@ -170,6 +179,7 @@ func New(src Source, opts ...Option) Model {
 		styles:    DefaultStyles(true),
 		maxRows:   DefaultMaxRows,
 		slowAfter: DefaultSlowAfter,
+		tick:      tea.Tick,
 		cacheSize: DefaultCacheSize,
 		now:       time.Now,
 		home:      home,
@@ -349,7 +359,7 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.cancel = cancel
 	fetch := fetchCmd(m.source, ctx, m.id, m.seq, query)
 	id, seq := m.id, m.seq
-	slow := tea.Tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
+	slow := m.tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
 	return m, tea.Batch(fetch, slow, hits)
 }
 
