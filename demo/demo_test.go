@@ -216,6 +216,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
 // TestEndToEndKeyboard runs the real program: @, filter, pick by key,
 // send, see the card, expand it by key.
 func TestEndToEndKeyboard(t *testing.T) {
+	t.Parallel()
 	m, _ := newDemo(t, sessionref.Config{})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitFor(t, tm, "No messages yet")
@@ -237,6 +238,7 @@ func TestEndToEndKeyboard(t *testing.T) {
 // TestEndToEndCancelSlowPrepare: with a slow store, Esc while preparing
 // cancels and keeps the draft.
 func TestEndToEndCancelSlowPrepare(t *testing.T) {
+	t.Parallel()
 	m, store := newDemo(t, sessionref.Config{})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitFor(t, tm, "No messages yet")
@@ -263,6 +265,7 @@ func TestEndToEndCancelSlowPrepare(t *testing.T) {
 // with the draft kept. The click lands where the same steps put the row
 // in a model driven directly (the layout is deterministic).
 func TestEndToEndClickAndBudget(t *testing.T) {
+	t.Parallel()
 	cfg := sessionref.Config{MaxReferenceBytes: 40}
 	probe, _ := start(t, cfg)
 	probe = typeIn(probe, "use @")
