@@ -139,7 +139,9 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	for i := range 8 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			id := hs[i].ID
 			for range 50 {
 				if _, err := s.AppendUser(id, "more"); err != nil {
@@ -158,7 +160,7 @@ func TestConcurrentUse(t *testing.T) {
 					return
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	for _, h := range hs[:8] {
