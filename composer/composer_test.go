@@ -19,8 +19,6 @@ import (
 
 var testNow = fakestore.DefaultNow
 
-func ptr[T any](v T) *T { return &v }
-
 // env is a store with a few sessions, a resolver and a composer on it.
 type env struct {
 	store    *fakestore.Store

@@ -10,13 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/dshkit/mentions/internal/cmdrun"
 	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -535,7 +533,7 @@ func TestBackgroundBuild(t *testing.T) {
 	})
 	m = drive(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	cmd := m.Init()
-	msgs := cmdrun.Run(cmd, 5*time.Second) // the build is blocked: Init's Cmds answer anyway
+	msgs := run(cmd) // the build is blocked: Init's Cmds answer anyway
 	var buildNews *buildMsg
 	for _, msg := range msgs {
 		if b, ok := msg.(buildMsg); ok {
@@ -554,10 +552,7 @@ func TestBackgroundBuild(t *testing.T) {
 	}
 	close(release)
 	for i := 0; wait != nil && i < 5; i++ {
-		var out []tea.Msg
-		for _, msg := range cmdrun.Run(wait, 5*time.Second) {
-			out = append(out, msg)
-		}
+		out := run(wait)
 		wait = nil
 		for _, msg := range out {
 			next, c := m.Update(msg)
