@@ -151,7 +151,12 @@ func (m *Model) renderBody() {
 			cwd = textutil.Inline(*s.Cwd)
 		}
 		add(fit(st.Meta.Render("── ")+m.labelOf(s.SessionID, s.Label)+st.Meta.Render(" · "+textutil.Inline(s.SessionID)+" · "+cwd), inner))
-		add(st.Meta.Render(fmt.Sprintf("   %d of %d messages kept · %d omitted (%s)", rec.RetainedMessages, rec.OriginalMessages, rec.OmittedMessages, textutil.Bytes(rec.OmittedBytes))))
+		// Wrapped at spaces, indented, the size kept whole ("(0 B)").
+		size := strings.ReplaceAll(textutil.Bytes(rec.OmittedBytes), " ", "\u00a0")
+		meta := fmt.Sprintf("%d of %d messages kept · %d omitted (%s)", rec.RetainedMessages, rec.OriginalMessages, rec.OmittedMessages, size)
+		for _, l := range textutil.Wrap(meta, inner-3) {
+			add(st.Meta.Render("   " + strings.ReplaceAll(l, "\u00a0", " ")))
+		}
 		for _, turn := range s.Conversation {
 			role := "You"
 			if turn.Role == sessionref.RoleAssistant {
