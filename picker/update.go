@@ -51,6 +51,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.picker != m.id || msg.seq != m.seq || msg.target != m.targetKey || msg.Query != m.query || !m.open || !m.pending {
 			return m, nil // stale: it answers an older query
 		}
+		if msg.cancelled {
+			// This model did not cancel it (it would have moved on): a
+			// copy did. Ask again; the answer is still wanted.
+			ctx, cancel := m.fetchContext()
+			m.cancel = cancel
+			return m, fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, m.query)
+		}
 		m.stopFetch()
 		m.pending, m.slow = false, false
 		if msg.Err == nil {
