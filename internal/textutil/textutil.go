@@ -61,7 +61,11 @@ func Middle(s string, w int) string {
 }
 
 // LastCells is the longest end of plain text s that takes at most w
-// cells, cut at a grapheme cluster boundary.
+// cells, cut at a grapheme cluster boundary. It is not x/ansi's
+// TruncateLeft, which disagrees in two ways (checked over CJK, flags,
+// ZWJ sequences and keycaps): it keeps a wide cluster the cut falls
+// inside, so its answer can be a cell wider than w, and it measures
+// keycaps narrower than [Width] does, so its answer can be shorter.
 func LastCells(s string, w int) string {
 	var ends []int // byte offset where each cluster starts
 	var widths []int
