@@ -184,9 +184,9 @@ func matches(needle string, h *SessionHeader, label string) bool {
 	return containsLower(h.ID, needle) || h.Cwd != nil && containsLower(*h.Cwd, needle) || containsLower(label, needle)
 }
 
-// callCancellable calls f and returns its result, or CANCELLED as soon as ctx ends,
-// even if f never returns. Errors of f pass through unwrapped unless ctx
-// has ended meanwhile. A panic in f becomes an error.
+// callCancellable calls f and returns its result, or CANCELLED as soon as
+// ctx ends, even if f never returns. Errors of f pass through unwrapped
+// unless ctx has ended meanwhile. A panic in f becomes an error.
 func callCancellable[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
 	type result struct {
 		v   T
