@@ -44,6 +44,8 @@ type HitsMsg struct {
 	Query  string
 	Hits   []Hit
 	Err    error
+	// cancelled says the search's context had ended when it returned.
+	cancelled bool
 }
 
 // NewHitsMsg builds the answer of p's hit source to p's newest query, for
@@ -84,12 +86,17 @@ func (m *Model) startHits() tea.Cmd {
 		return nil
 	}
 	m.hitsPending = true
+	return m.searchCmd()
+}
+
+// searchCmd runs the hit source on the current query, in a new context.
+func (m *Model) searchCmd() tea.Cmd {
 	ctx, cancel := m.fetchContext()
 	m.hitCancel = cancel
 	src, id, seq, query := m.hitSource, m.id, m.seq, m.query
 	return func() tea.Msg {
 		hits, err := src(ctx, query)
-		return HitsMsg{picker: id, seq: seq, Query: query, Hits: hits, Err: err}
+		return HitsMsg{picker: id, seq: seq, Query: query, Hits: hits, Err: err, cancelled: ctx.Err() != nil}
 	}
 }
 
@@ -104,6 +111,9 @@ func (m *Model) stopHits() {
 func (m Model) applyHits(msg HitsMsg) (Model, tea.Cmd) {
 	if msg.picker != m.id || msg.seq != m.seq || msg.Query != m.query || !m.open || !m.hitsPending {
 		return m, nil // stale: it answers an older query
+	}
+	if msg.cancelled {
+		return m, m.searchCmd() // a copy cancelled it (see Model): ask again
 	}
 	m.stopHits()
 	m.hitsPending = false

@@ -2,7 +2,9 @@ package picker
 
 import (
 	"context"
+	"maps"
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +50,8 @@ type FetchedMsg struct {
 	Query      string
 	Candidates []sessionref.Candidate
 	Err        error
+	// cancelled says the fetch's context had ended when it returned.
+	cancelled bool
 }
 
 // NewFetchedMsg builds the answer to p's newest query, for tests and for
@@ -85,6 +89,13 @@ var lastID atomic.Int64
 //
 // Model is a value: methods that change it return the new Model (or take
 // a pointer, for setters), as bubbles components do.
+//
+// A copy is safe to keep, draw and change. It shares with the model it
+// was copied from only the running fetch and search: a copy's Close, Open
+// or SetQuery cancels them, and the model it was copied from, which still
+// waits for their answers, asks its sources again when a cancelled answer
+// reaches its Update, so it shows the answer and never the cancellation.
+// The cache of answers is copied on write.
 type Model struct {
 	id     int64
 	source Source
@@ -93,6 +104,7 @@ type Model struct {
 
 	maxRows   int
 	slowAfter time.Duration
+	tick      func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	cacheSize int
 	now       func() time.Time
 	home      string
@@ -168,6 +180,14 @@ func WithMaxRows(n int) Option { return func(m *Model) { m.maxRows = max(1, n) }
 // WithSlowAfter sets how long a fetch runs before "searching…" shows.
 func WithSlowAfter(d time.Duration) Option { return func(m *Model) { m.slowAfter = d } }
 
+// WithTick sets how the picker waits before showing "searching…": a
+// function with tea.Tick's signature (the default). A test gives one
+// that answers at once, or never, so that no keystroke waits on the
+// wall clock.
+func WithTick(tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd) Option {
+	return func(m *Model) { m.tick = tick }
+}
+
 // WithClock sets the clock for ages ("3h ago").
 func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = now } }
 
@@ -197,6 +217,7 @@ func New(src Source, opts ...Option) Model {
 		styles:    DefaultStyles(true),
 		maxRows:   DefaultMaxRows,
 		slowAfter: DefaultSlowAfter,
+		tick:      tea.Tick,
 		cacheSize: DefaultCacheSize,
 		now:       time.Now,
 		home:      home,
@@ -406,7 +427,7 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, target, query string) tea.Cmd {
 	return func() tea.Msg {
 		cands, err := src.Candidates(ctx, query)
-		return FetchedMsg{picker: id, seq: seq, target: target, Query: query, Candidates: cands, Err: err}
+		return FetchedMsg{picker: id, seq: seq, target: target, Query: query, Candidates: cands, Err: err, cancelled: ctx.Err() != nil}
 	}
 }
 
@@ -432,10 +453,15 @@ func (m *Model) setItems(query string, cands []sessionref.Candidate, err error) 
 // cacheKey is what a cached answer answers: a query asked for a target.
 type cacheKey struct{ target, query string }
 
+// remember caches an answer. The map and the key list are copied first,
+// so that a copy of the model never sees this model's answers (nor the
+// other way round); they hold at most cacheSize entries.
 func (m *Model) remember(query string, cands []sessionref.Candidate) {
+	m.cache = maps.Clone(m.cache)
 	if m.cache == nil {
 		m.cache = make(map[cacheKey][]sessionref.Candidate)
 	}
+	m.cacheKeys = slices.Clone(m.cacheKeys)
 	k := cacheKey{m.targetKey, query}
 	if _, ok := m.cache[k]; !ok {
 		m.cacheKeys = append(m.cacheKeys, k)

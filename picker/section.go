@@ -340,7 +340,7 @@ func (m *Model) slowSections() {
 // slowTick is the timer after which a fetch still running says so.
 func (m Model) slowTick() tea.Cmd {
 	id, seq := m.id, m.seq
-	return tea.Tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
+	return m.tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
 }
 
 // slowTickIfPending is slowTick while a host section waits.

@@ -1,6 +1,7 @@
 package picker
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
@@ -16,7 +17,7 @@ func (m Model) WantsKey(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	k := m.keys
-	return bound(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss)
+	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss)
 }
 
 // WantsMouse reports whether Update would consume the mouse message:
@@ -50,6 +51,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case FetchedMsg:
 		if msg.picker != m.id || msg.seq != m.seq || msg.target != m.targetKey || msg.Query != m.query || !m.open || !m.pending {
 			return m, nil // stale: it answers an older query
+		}
+		if msg.cancelled {
+			// This model did not cancel it (it would have moved on): a
+			// copy did. Ask again; the answer is still wanted.
+			ctx, cancel := m.fetchContext()
+			m.cancel = cancel
+			return m, fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, m.query)
 		}
 		m.stopFetch()
 		m.pending, m.slow = false, false
@@ -88,24 +96,24 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.keys
 	switch {
-	case bound(msg, k.Dismiss):
+	case key.Matches(msg, k.Dismiss):
 		m = m.Close()
 		return m, dismissed
-	case bound(msg, k.Accept, k.AcceptEnter):
+	case key.Matches(msg, k.Accept, k.AcceptEnter):
 		return m.accept()
-	case bound(msg, k.Up):
+	case key.Matches(msg, k.Up):
 		m.move(-1, true)
-	case bound(msg, k.Down):
+	case key.Matches(msg, k.Down):
 		m.move(1, true)
-	case bound(msg, k.PageUp):
+	case key.Matches(msg, k.PageUp):
 		m.move(-m.visibleRows(), false)
-	case bound(msg, k.PageDown):
+	case key.Matches(msg, k.PageDown):
 		m.move(m.visibleRows(), false)
-	case bound(msg, k.Home):
+	case key.Matches(msg, k.Home):
 		m.cursor = 0
 		m.skipDisabled(1)
 		m.scrollToCursor()
-	case bound(msg, k.End):
+	case key.Matches(msg, k.End):
 		m.cursor = m.entries() - 1
 		m.skipDisabled(-1)
 		m.scrollToCursor()

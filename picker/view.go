@@ -120,13 +120,8 @@ func (m Model) withPosition(box string, g geometry) string {
 	if right {
 		end -= textutil.Width(b.BottomRight)
 	}
-	style := lipgloss.NewStyle()
-	if c := f.GetBorderBottomForeground(); c != nil {
-		style = style.Foreground(c)
-	}
-	if c := f.GetBorderBottomBackground(); c != nil {
-		style = style.Background(c)
-	}
+	// An unset border colour is lipgloss.NoColor, which sets nothing.
+	style := lipgloss.NewStyle().Foreground(f.GetBorderBottomForeground()).Background(f.GetBorderBottomBackground())
 	for _, text := range m.position() {
 		text = " " + text + " "
 		tw := textutil.Width(text)

@@ -6,7 +6,9 @@
 // It is a Go port of the DeepSeek Harness session-reference service and
 // is wire-compatible with it: the same canonical URIs, the same parse
 // results, the same snapshot JSON bytes and the same capture statistics
-// for the same inputs.
+// for the same inputs. The formats are described in the repository's
+// docs directory: references.md (URIs and mentions), candidates.md
+// (ranking) and snapshot.md (Prepare, retention and the envelope).
 //
 // The package has no UI and no storage of its own. A host implements
 // [SessionQuery] over its sessions and builds a [Resolver]:
