@@ -79,8 +79,15 @@
 //
 // The file is a cache. A missing file is created; a file that is not a
 // readable index, or was written by another schema version, is replaced
-// and reported as a [Notice] ([Index.Notices]), never a failure; a file
-// found damaged during Sync is rebuilt the same way. A SQLite database
+// and reported as a [Notice] ([Index.Notices]), never a failure. Damage
+// found later is repaired the same way: the first Sync of each Index
+// checks the whole file (SQLite's quick_check and FTS5's integrity-check
+// of both tables, a read of every page, linear in the file's size), and a
+// search or a write that meets a damaged page ([ErrDamaged]) makes the
+// next Sync rebuild the file before it indexes, even when no session
+// changed. A damage no check sees (a page of a table FTS5 reads only
+// through a valid structure) loses matches until the file is rebuilt; it
+// never fails a search for good. A SQLite database
 // that is not an index of this package, or a path that is not a regular
 // file, is refused and left alone. The file is opened in WAL mode with a
 // busy timeout and immediate write transactions, so several processes

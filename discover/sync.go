@@ -72,13 +72,37 @@ type doc struct {
 func (ix *Index) Sync(ctx context.Context) (SyncStats, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
+	if ix.closed.Load() {
+		return SyncStats{}, ErrClosed
+	}
+	// A damage a search or an earlier write met, or (once per Index) one
+	// a check of the whole file finds, is repaired first.
+	cause := ix.damaged.Load()
+	if cause == nil && !ix.checked {
+		if err := ix.verify(ctx); err != nil {
+			if ctx.Err() != nil {
+				return SyncStats{}, ctx.Err()
+			}
+			if !isCorrupt(err) {
+				return SyncStats{}, fmt.Errorf("discover: check index: %w", err)
+			}
+			cause = &err
+		}
+	}
+	if cause != nil {
+		if err := ix.rebuild(*cause); err != nil {
+			return SyncStats{}, err
+		}
+	}
+	ix.checked = true
 	stats, err := ix.sync(ctx)
-	if err != nil && isCorrupt(err) && ix.path != "" {
+	if isCorrupt(err) {
 		if rerr := ix.rebuild(err); rerr != nil {
 			return stats, rerr
 		}
 		stats, err = ix.sync(ctx)
 	}
+	ix.markDamaged(err)
 	return stats, err
 }
 
