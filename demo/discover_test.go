@@ -209,3 +209,30 @@ func TestUnionCapturedSeqs(t *testing.T) {
 
 // plainRefs hides a store's fast path.
 type plainRefs struct{ sessionref.SessionQuery }
+
+// An index that cannot be made (its directory is not writable, or its
+// path is a directory) never stops the demo: it starts without full-text
+// search, says why once, and the picker still finds titles.
+func TestIndexUnavailableDegrades(t *testing.T) {
+	dir := t.TempDir()
+	for _, path := range []string{dir, dir + "/a\x1b]52;c;x\a/sub\x00/index.sqlite"} {
+		m, _ := newDemoWith(t, func(o *Options) {
+			withDiscovery(o)
+			o.DiscoverPath = path
+		})
+		m = drive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+		screen := text(m)
+		if !strings.Contains(screen, "full-text search is off") {
+			t.Fatalf("%q: no notice:\n%s", path, screen)
+		}
+		if strings.ContainsAny(screen, "\x1b\a\x00") && strings.Contains(screen, "]52;") {
+			t.Fatalf("%q: the path reached the screen raw:\n%q", path, screen)
+		}
+		m.comp.Focus()
+		m = typeIn(m, "@api")
+		if p := m.comp.Picker(); len(p.Items()) != 1 {
+			t.Fatalf("%q: items %d", path, len(p.Items()))
+		}
+		m.Close()
+	}
+}
