@@ -16,6 +16,7 @@ import (
 
 	"github.com/dshkit/mentions/demo"
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -25,12 +26,15 @@ func main() {
 
 // run is the command without the process: it returns the exit code.
 // A bad command line is one line naming the flag, the usage hint, and 1.
+// Every line it writes passes through the terminal sanitiser: a path or
+// value from the command line or the environment (--sessions, DSH_HOME)
+// never reaches the terminal as control bytes.
 func run(args []string, stdout, stderr io.Writer) int {
 	f, err := parseFlags(args, os.Getenv)
 	var bad *FlagError
 	switch {
 	case errors.As(err, &bad):
-		fmt.Fprintf(stderr, "mentions-demo: %v\n%s\n", bad, usageHint)
+		fmt.Fprintf(stderr, "mentions-demo: %s\n%s\n", textutil.Inline(bad.Error()), usageHint)
 		return 1
 	case f.help:
 		printUsage(stdout)
@@ -39,9 +43,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := start(f); err != nil {
 		if errors.As(err, &bad) {
 			// A flag's value that only opening it could check (--sessions).
-			fmt.Fprintf(stderr, "mentions-demo: %v\n%s\n", bad, usageHint)
+			fmt.Fprintf(stderr, "mentions-demo: %s\n%s\n", textutil.Inline(bad.Error()), usageHint)
 		} else {
-			fmt.Fprintln(stderr, "mentions-demo:", err)
+			fmt.Fprintln(stderr, "mentions-demo:", textutil.Inline(err.Error()))
 		}
 		return 1
 	}
