@@ -457,3 +457,19 @@ func TestSnippetShowsItsFirstMatch(t *testing.T) {
 		}
 	}
 }
+
+// A search that fails while titles match says so in the footer, which
+// stays in sight when the candidates push the hits' heading out of the
+// popup.
+func TestHitErrorInFooter(t *testing.T) {
+	hs := &fakeHits{err: errors.New("the index is damaged\x1b]52;c;x\a")}
+	m := openBoth(t, newHitsPicker(hs, WithMaxRows(1)), "parser")
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "search in messages unavailable: the index is damaged") || strings.Contains(m.View(), "\x1b]52") {
+		t.Fatalf("no footer:\n%s", v)
+	}
+	if _, ok := m.Highlighted(); !ok {
+		t.Fatal("the candidates are not pickable")
+	}
+	checkBox(t, m)
+}
