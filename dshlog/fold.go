@@ -63,18 +63,18 @@ func closers(parts ...segment) segment {
 				stepOpen = false
 				reset()
 			case sessionref.EventAssistantMessage:
-				for _, id := range e.toolCalls {
+				for _, id := range e.extra().toolCalls {
 					if _, ok := pending[id]; !ok {
 						pending[id] = len(order)
 						order = append(order, id)
 					}
 				}
 			case "tool/call":
-				callSeq[e.callID] = e.seq
+				callSeq[e.extra().callID] = e.seq
 			case sessionref.EventToolResult:
-				if at, ok := pending[e.callID]; ok {
+				if at, ok := pending[e.extra().callID]; ok {
 					order[at] = "" // closed; a later call with this id opens anew
-					delete(pending, e.callID)
+					delete(pending, e.extra().callID)
 				}
 			}
 		}
@@ -99,7 +99,7 @@ func closers(parts ...segment) segment {
 			Source: sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": idJSON}},
 			Content: []sessionref.Block{{Type: "tool-result", Fields: map[string]json.RawMessage{
 				"toolCallId": idJSON, "content": c.content, "isError": json.RawMessage("true"), "error": c.err}}}}
-		out = append(out, event{seq: seq, time: at, typ: sessionref.EventToolResult, msg: msg, sources: sources, callID: id})
+		out = append(out, event{seq: seq, time: at, typ: sessionref.EventToolResult, msg: msg, x: &eventExtra{sources: sources, callID: id}})
 		next++
 	}
 	if stepOpen {
@@ -147,33 +147,34 @@ func fold(path string, v view) ([]int64, error) {
 		part := seg.events
 		for i := range part {
 			e := &part[i]
-			if e.msg == nil {
+			if !e.isMessage() {
 				continue
 			}
-			if len(e.sources) > 0 {
+			x := e.extra()
+			if len(x.sources) > 0 {
 				clear(seen)
-				for _, s := range e.sources {
+				for _, s := range x.sources {
 					if s < 0 || s >= e.seq || seen[s] {
-						return nil, logErr(path, e.line, ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
+						return nil, logErr(path, int(e.line), ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
 					}
 					seen[s] = true
 				}
 			}
-			if e.replace == nil {
+			if x.replace == nil {
 				nodes = append(nodes, e.seq)
 				continue
 			}
-			i, j := slices.Index(nodes, e.replace[0]), slices.Index(nodes, e.replace[1])
+			i, j := slices.Index(nodes, x.replace[0]), slices.Index(nodes, x.replace[1])
 			if i < 0 || j < 0 || i > j {
-				return nil, logErr(path, e.line, ErrCorrupt, "replace %d..%d does not name a current range", e.replace[0], e.replace[1])
+				return nil, logErr(path, int(e.line), ErrCorrupt, "replace %d..%d does not name a current range", x.replace[0], x.replace[1])
 			}
 			for _, s := range nodes[i : j+1] {
-				if len(e.sources) == 0 || !seen[s] {
-					return nil, logErr(path, e.line, ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
+				if len(x.sources) == 0 || !seen[s] {
+					return nil, logErr(path, int(e.line), ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
 				}
 			}
 			if e.typ == sessionref.EventToolResult && (i != j || v.at(nodes[i]).typ != sessionref.EventToolResult) {
-				return nil, logErr(path, e.line, ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
+				return nil, logErr(path, int(e.line), ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
 			}
 			nodes = slices.Replace(nodes, i, j+1, e.seq)
 		}

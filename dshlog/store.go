@@ -29,6 +29,9 @@ const (
 	DefaultCacheBytes = 64 << 20
 	// DefaultMaxLogBytes is the default cap on one log's decoded bytes.
 	DefaultMaxLogBytes = 256 << 20
+	// DefaultReadBytes is the default bound on the bytes of logs being
+	// decoded at once.
+	DefaultReadBytes = 256 << 20
 )
 
 // DefaultRoot returns $DSH_HOME/sessions, or ~/.dsh/sessions when
@@ -81,6 +84,15 @@ func WithCacheBytes(n int64) Option { return func(s *Store) { s.cacheBytes = max
 // fail with [ErrTooLarge].
 func WithMaxLogBytes(n int64) Option { return func(s *Store) { s.maxLogBytes = max(n, 1) } }
 
+// WithReadBytes bounds the bytes of logs decoded at once by all of the
+// store's readers ([DefaultReadBytes]): a read counts its raw log's size
+// (what it has left to decode, for an append), or for a zstd log its
+// compressed size plus what its frames declare they decode to (the cap
+// when a frame does not say). Reads past the bound wait their turn; a
+// log bigger than the bound is decoded alone. Titles and headers are
+// scanned outside it: they keep nothing of what they stream.
+func WithReadBytes(n int64) Option { return func(s *Store) { s.readBytes = max(n, 1) } }
+
 // Store is a strictly read-only [sessionref.SessionQuery] over DeepSeek
 // Harness session logs: it never writes, truncates, locks or repairs a
 // file. See the package doc for what it caches and what it refuses.
@@ -88,7 +100,8 @@ type Store struct {
 	root   string // resolved once; nothing below it is followed
 	single string // OpenFile's path
 
-	cacheBytes, maxLogBytes int64
+	cacheBytes, maxLogBytes, readBytes int64
+	reading                            *gate // bounds the bytes decoded at once
 
 	mu      sync.Mutex
 	headers map[string]cachedHeader // by path
@@ -127,12 +140,13 @@ type cachedHeader struct {
 }
 
 func newStore(opts []Option) *Store {
-	s := &Store{cacheBytes: DefaultCacheBytes, maxLogBytes: DefaultMaxLogBytes,
+	s := &Store{cacheBytes: DefaultCacheBytes, maxLogBytes: DefaultMaxLogBytes, readBytes: DefaultReadBytes,
 		headers: map[string]cachedHeader{}, titles: map[string]*titleEntry{}, seqs: map[string]seqEntry{}}
 	for _, o := range opts {
 		o(s)
 	}
 	s.logs = newLRU(s.cacheBytes)
+	s.reading = newGate(s.readBytes)
 	return s
 }
 
@@ -348,8 +362,16 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 		// the reference keeps it, so it counts here.
 		out.CapturedThroughSeq = &last
 	}
+	// A parse the cache could not keep is this read's alone: its
+	// messages are handed over, not copied, so a log bigger than the
+	// cache costs its decoded messages once, not twice.
+	private := p.cost > s.cacheBytes
 	for i, seq := range nodes {
-		out.Events[i] = v.at(seq).msg.Clone()
+		m, shared := v.at(seq).message()
+		if shared && !private {
+			m = m.Clone()
+		}
+		out.Events[i] = m
 	}
 	return out, nil
 }
