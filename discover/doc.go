@@ -21,13 +21,33 @@
 // [Index.Sync] is incremental: a session is indexed again only when its
 // capture seq (the seq of its log's last event) or its title event seq
 // changed; sessions the store no longer lists leave the index. A store
-// that implements [SeqLister] spares Sync reading unchanged surfaces.
-// Surfaces are read up to four at once, ahead of the session being
-// written, so a slow store is waited on in parallel. Work is committed
-// in batches of 128 sessions, so a search during a
-// first Sync already sees the sessions done (newest first, the store's
-// order), and a cancelled Sync keeps them. [WithProgress] reports each
-// step.
+// that implements [SeqLister] spares Sync reading unchanged surfaces (it
+// is asked only about sessions the index already holds: a new one is
+// read anyway). Surfaces are read ahead of the session being written, up
+// to four at once so a slow store is waited on in parallel, and bounded
+// by bytes: the first read is alone, and another starts only while that
+// many reads of the largest surface seen so far fit in 64 MiB
+// (readAheadBytes), so after one huge session they go one at a time. A
+// store that implements [SurfaceWalker] (dshlog does) passes its events
+// one at a time, and the walk stops once the session's text is full: no
+// whole surface is held. Work is committed in batches of 128 sessions, so
+// a search during a first Sync already sees the sessions done (newest
+// first, the store's order), and a cancelled Sync keeps them.
+// [WithProgress] reports each step.
+//
+// # Memory
+//
+// A Sync holds, besides SQLite's page cache (32 MiB a connection) and
+// FTS5's pending terms (32 MiB a table before a flush): the session list
+// and the index's states (a few hundred bytes a session); at most four
+// bodies waiting to be written (perSession each, 512 KiB by default);
+// and what the store holds to read the surfaces in flight, whose sizes S
+// sum to at most max(64 MiB, S of the largest surface) as estimated from
+// the surfaces already read. With a [SurfaceWalker] no surface is held,
+// only the store's own reading state (for dshlog, its parse: see its
+// package doc). So a Sync's own memory is at most about
+// 4 × perSession + max(64 MiB, largest S) + 100 MiB, whatever the number
+// of sessions.
 //
 // # Tokenizers
 //

@@ -21,6 +21,16 @@ type SeqLister interface {
 	CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error)
 }
 
+// SurfaceWalker is an optional fast path a SessionQuery may offer: the
+// events ReadSurface would return, passed to fn one at a time in surface
+// order until fn returns false, and the surface's CapturedThroughSeq.
+// fn neither keeps nor changes an event. With it Sync builds a session's
+// indexed text as the events come and stops reading when the text is
+// full, so no whole surface is held (dshlog's Store is one).
+type SurfaceWalker interface {
+	WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (captured *int64, err error)
+}
+
 // SyncStats is what one Sync did.
 type SyncStats struct {
 	// Sessions is how many sessions the store listed.
@@ -120,19 +130,6 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 		return stats, fmt.Errorf("discover: list sessions: %w", err)
 	}
 	stats.Sessions = len(headers)
-	var seqs []*int64
-	if sl, ok := ix.q.(SeqLister); ok {
-		ids := make([]string, len(headers))
-		for i := range headers {
-			ids[i] = headers[i].ID
-		}
-		if seqs, err = sl.CapturedSeqs(ctx, ids); err != nil {
-			return stats, fmt.Errorf("discover: read seqs: %w", err)
-		}
-		if len(seqs) != len(ids) {
-			seqs = nil
-		}
-	}
 	db := ix.conn()
 	var gen int64
 	if err := db.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = 'gen'`).Scan(&gen); err != nil {
@@ -147,6 +144,34 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 		ix.known, ix.knownGen = states, gen
 	}
 	known := maps.Clone(ix.known) // the loop below reads it as it was
+	// The seqs of the sessions the index holds: a new session is read
+	// whatever its seq, so its seq is not asked for (a store may have to
+	// decode a log to know it).
+	var seqs []*int64
+	if sl, ok := ix.q.(SeqLister); ok {
+		var ids []string
+		var at []int
+		for i := range headers {
+			if _, had := known[clean(headers[i].ID)]; had {
+				ids = append(ids, headers[i].ID)
+				at = append(at, i)
+			}
+		}
+		seqs = make([]*int64, len(headers))
+		if len(ids) > 0 {
+			got, err := sl.CapturedSeqs(ctx, ids)
+			if err != nil {
+				return stats, fmt.Errorf("discover: read seqs: %w", err)
+			}
+			if len(got) != len(ids) {
+				seqs = nil
+			} else {
+				for k, i := range at {
+					seqs[i] = got[k]
+				}
+			}
+		}
+	}
 	w := &writer{ix: ix, db: db}
 	// Whatever happens, commit what was done; DB work is not cancelled
 	// half-way, only between sessions.
