@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/dshkit/mentions/sessionref"
 )
 
 // writeMessages writes a raw log of n small messages (user and assistant
@@ -139,5 +142,32 @@ func TestReadBytesBound(t *testing.T) {
 	cancel()
 	if _, err := s.ReadSurface(ctx, "s1"); err == nil {
 		t.Fatal("a cancelled read waited and succeeded")
+	}
+}
+
+// WalkSurface passes exactly the events ReadSurface returns, in order,
+// with the same captured seq, and stops when told.
+func TestWalkSurfaceIsReadSurface(t *testing.T) {
+	dir := t.TempDir()
+	writeMessages(t, dir, "w", 2500, 30)
+	for _, cache := range []int64{1, 64 << 20} { // a private parse, a cached one
+		s, _ := Open(dir, WithCacheBytes(cache))
+		surf, err := s.ReadSurface(context.Background(), "w")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walked []sessionref.Event
+		captured, err := s.WalkSurface(context.Background(), "w", func(e *sessionref.Event) bool {
+			walked = append(walked, e.Clone())
+			return true
+		})
+		if err != nil || captured == nil || *captured != *surf.CapturedThroughSeq || !reflect.DeepEqual(walked, surf.Events) {
+			t.Fatalf("cache %d: walked %d events (captured %v, %v), read %d", cache, len(walked), captured, err, len(surf.Events))
+		}
+		n := 0
+		s.WalkSurface(context.Background(), "w", func(*sessionref.Event) bool { n++; return n < 10 })
+		if n != 10 {
+			t.Fatalf("walk went on after false: %d", n)
+		}
 	}
 }

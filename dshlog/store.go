@@ -376,6 +376,41 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 	return out, nil
 }
 
+// WalkSurface passes the events ReadSurface would return to fn, one at a
+// time in surface order, until fn returns false, and returns the
+// surface's CapturedThroughSeq. fn must neither keep nor change an event
+// after it returns: the events are the parse's own, and no surface is
+// built, so an indexer that keeps a bounded part of each session holds
+// no more than the parse ([discover.SurfaceWalker]).
+func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
+	p, err := s.loadID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	v := view{p.events, p.tail, p.closers}
+	nodes, err := fold(p.path, v)
+	if err != nil {
+		return nil, err
+	}
+	var captured *int64
+	if last := v.lastSeq(); last >= 0 {
+		captured = &last
+	}
+	for i, seq := range nodes {
+		if i&1023 == 1023 && ctx.Err() != nil {
+			return nil, ioErr(p.path, ctx.Err())
+		}
+		m, _ := v.at(seq).message()
+		if !fn(&m) {
+			break
+		}
+	}
+	return captured, nil
+}
+
 // CapturedSeqs returns, for each id, the CapturedThroughSeq ReadSurface
 // would report now, without folding or copying a surface. Each answer is
 // kept by path for the version of the file it was read at (one small
