@@ -236,3 +236,37 @@ func TestIndexUnavailableDegrades(t *testing.T) {
 		m.Close()
 	}
 }
+
+// The union walks each session's surface from the store that serves it:
+// the same events, in order, as ReadSurface, and a walk stops when told.
+func TestUnionWalkSurface(t *testing.T) {
+	local, refs := fakestore.New(), fakestore.New()
+	ctx := context.Background()
+	local.Create("mine", nil, now)
+	local.AppendUser("mine", "one")
+	local.AppendAssistant("mine", "two")
+	refs.Create("theirs", nil, now)
+	refs.AppendUser("theirs", "x")
+	refs.AppendAssistant("theirs", "y")
+	for _, u := range []union{{local: local, refs: refs}, {local: local, refs: plainRefs{refs}}} {
+		for _, id := range []string{"mine", "theirs"} {
+			s, err := u.ReadSurface(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var texts []string
+			seq, err := u.WalkSurface(ctx, id, func(e *sessionref.Event) bool {
+				texts = append(texts, e.Content[0].Text)
+				return true
+			})
+			if err != nil || seq == nil || *seq != *s.CapturedThroughSeq || len(texts) != len(s.Events) || texts[0] != s.Events[0].Content[0].Text {
+				t.Fatalf("%s: walked %v (seq %v, %v), read %d events", id, texts, seq, err, len(s.Events))
+			}
+			n := 0
+			u.WalkSurface(ctx, id, func(*sessionref.Event) bool { n++; return false })
+			if n != 1 {
+				t.Fatalf("%s: walk went on after false", id)
+			}
+		}
+	}
+}

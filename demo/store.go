@@ -84,6 +84,27 @@ func (u union) ReadSurface(ctx context.Context, id string) (sessionref.Surface, 
 	return u.refs.ReadSurface(ctx, id)
 }
 
+// WalkSurface is discover's bounded read (discover.SurfaceWalker): a
+// session of the sessions root is walked by its store, which builds no
+// surface, so indexing a huge log holds only its parse.
+func (u union) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
+	s, err := u.local.ReadSurface(ctx, id)
+	if err != nil {
+		if w, ok := u.refs.(discover.SurfaceWalker); ok {
+			return w.WalkSurface(ctx, id, fn)
+		}
+		if s, err = u.refs.ReadSurface(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	for i := range s.Events {
+		if !fn(&s.Events[i]) {
+			break
+		}
+	}
+	return s.CapturedThroughSeq, nil
+}
+
 // CapturedSeqs is discover's fast path over both stores, when both offer
 // it: each id is asked of the store that serves it (local when it lists
 // it), so a Sync that follows changes reads only changed surfaces.
