@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -52,7 +53,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// softMemory is the demo's soft memory limit beside its generated corpus
+// (about 12 KB a session, counted at 16): what it reads is bounded (see
+// dshlog's and discover's package docs), and the limit keeps the
+// collector from letting the heap grow to twice that before it runs.
+// GOMEMLIMIT, when set, wins.
+const softMemory = 320 << 20
+
 func start(f flags) error {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemory + int64(f.count)*16<<10)
+	}
 	home, _ := os.UserHomeDir()
 	store := fakestore.New()
 	now := time.Now()
