@@ -60,12 +60,15 @@ func (ix *Index) Search(ctx context.Context, t sessionref.Target, query string, 
 	}
 	ns := needles(terms)
 	for i := range hits {
+		if err := ctx.Err(); err != nil {
+			return nil, ix.searchErr(ctx, err)
+		}
 		var title, body string
 		err := ix.db.QueryRowContext(ctx, `SELECT title, body FROM docs WHERE rowid = ?`, rowids[i]).Scan(&title, &body)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, ix.searchErr(ctx, err)
 		}
-		hits[i].Snippet, hits[i].Match = snippet(title, body, ns)
+		hits[i].Snippet, hits[i].Match = snippet(ctx, title, body, ns)
 	}
 	return hits, nil
 }
