@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/internal/theme"
 )
 
 // promptW is the width of the "› " prompt before each line.
@@ -136,10 +137,10 @@ func (m Model) renderLine(l line, cur, tw int) string {
 		case i == cur:
 			flush()
 			first, rest := splitFirstCell(text)
-			b.WriteString(st.Cursor.Render(first) + style.Render(rest))
+			b.WriteString(theme.Render(st.Cursor, first) + theme.Render(style, rest))
 		case a.tok != nil:
 			flush()
-			b.WriteString(style.Render(text))
+			b.WriteString(theme.Render(style, text))
 		default:
 			run.WriteString(text)
 		}

@@ -251,7 +251,7 @@ func TestEndToEndClickAndBudget(t *testing.T) {
 	waitFor(t, tm, "this dir")
 	tm.Send(tea.MouseClickMsg{X: r.X + 5, Y: r.Y + 2, Button: tea.MouseLeft})
 	// The renderer sends only changed cells, so wait for the new token.
-	waitFor(t, tm, "use @"+want.Label)
+	waitFor(t, tm, "@"+want.Label)
 	tm.Type("now")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "too large to fit the 40 B snapshot budget")

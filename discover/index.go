@@ -314,7 +314,7 @@ func fileDSN(path string) string {
 		p = "/" + p // a Windows drive letter
 	}
 	p = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
-	return "file:" + p + "?_busy_timeout=10000&_synchronous=NORMAL&_txlock=immediate&_pragma=cache_size(-32768)"
+	return "file:" + p + "?_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate&_pragma=cache_size(-32768)"
 }
 
 var memoryDBs atomic.Int64
@@ -322,7 +322,7 @@ var memoryDBs atomic.Int64
 // openMemory opens a private in-memory database that every connection of
 // the pool shares.
 func openMemory() (*sql.DB, error) {
-	name := fmt.Sprintf("file:/discover-%d-%d?vfs=memdb&_busy_timeout=10000&_txlock=immediate", os.Getpid(), memoryDBs.Add(1))
+	name := fmt.Sprintf("file:/discover-%d-%d?vfs=memdb&_pragma=busy_timeout(10000)&_txlock=immediate", os.Getpid(), memoryDBs.Add(1))
 	db, err := sql.Open("sqlite", name)
 	if err != nil {
 		return nil, fmt.Errorf("discover: open memory index: %w", err)

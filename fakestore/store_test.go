@@ -133,14 +133,16 @@ func TestConcurrentUse(t *testing.T) {
 	hs, _ := s.ListSessions(context.Background())
 	var wg sync.WaitGroup
 	for i := range 8 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			id := hs[i].ID
 			for range 50 {
 				s.AppendUser(id, "more")
 				r.ListCandidates(context.Background(), sessionref.Target{ID: "t"}, "fix", 10)
 				r.Prepare(context.Background(), sessionref.Target{ID: "t"}, nil, []sessionref.Reference{{SessionID: id}})
 			}
-		})
+		}()
 	}
 	wg.Wait()
 }

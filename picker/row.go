@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/internal/theme"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -298,7 +299,7 @@ func paint(segs []seg, rs *rowStyles, innerW int) string {
 			text += segs[j].text
 		}
 		if text != "" {
-			b.WriteString(rs[segs[i].part].Render(text))
+			b.WriteString(theme.Render(rs[segs[i].part], text))
 		}
 		i = j
 	}

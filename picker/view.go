@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/internal/theme"
 )
 
 // View renders the popup, or "" when hidden. Its cost is proportional to
@@ -140,9 +141,9 @@ func (m Model) withPosition(box string, g geometry) string {
 // frame on both sides.
 func (m Model) textLine(text string, style lipgloss.Style, w int) string {
 	if w < 3 {
-		return style.Render(textutil.Fit(text, w))
+		return theme.Render(style, textutil.Fit(text, w))
 	}
-	return " " + style.Render(textutil.Fit(text, w-2)) + " "
+	return " " + theme.Render(style, textutil.Fit(text, w-2)) + " "
 }
 
 // maxTextLines is the most lines the status or the footer wraps over;

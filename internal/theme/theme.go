@@ -6,6 +6,7 @@ package theme
 
 import (
 	"image/color"
+	"strings"
 
 	"charm.land/lipgloss/v2"
 )
@@ -50,4 +51,22 @@ func Plain() Palette {
 		Accent: none, Dim: none, Highlight: none, TokenBg: none, Good: none,
 		Warn: none, Error: none, HeaderBg: none, HeaderFg: none, Transparent: true,
 	}
+}
+
+// Render draws one line of text in st. Underline and strikethrough are
+// applied around the whole line rather than a character at a time, so a
+// cluster of several code points (a flag, a ZWJ family, a keycap) is never
+// split by escape sequences: lipgloss before v2.1.0 styled those
+// attributes one rune at a time, which made a terminal count such a
+// cluster as several. Text with newlines, and styles with padding, margins,
+// borders or a size, go to st.Render unchanged.
+func Render(st lipgloss.Style, text string) string {
+	if !st.GetUnderline() && !st.GetStrikethrough() || strings.Contains(text, "\n") {
+		return st.Render(text)
+	}
+	pre, post, ok := strings.Cut(st.Render("x"), "x")
+	if !ok || strings.Contains(post, "x") {
+		return st.Render(text)
+	}
+	return pre + text + post
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestPlainHasNoColour(t *testing.T) {
@@ -25,5 +26,41 @@ func TestDefaultDiffersByBackground(t *testing.T) {
 	}
 	if dark.Transparent || light.Transparent {
 		t.Fatal("a colour palette says it is transparent")
+	}
+}
+
+// TestRenderKeepsClustersWhole: underline and strikethrough wrap the whole
+// text, so no escape sequence lands inside a flag, a ZWJ family or a
+// keycap, and the styled text measures what the text does.
+func TestRenderKeepsClustersWhole(t *testing.T) {
+	text := "🇯🇵🇫🇷 👨\u200d👩\u200d👧 1\uFE0F\u20E3 ok"
+	for _, st := range []lipgloss.Style{
+		lipgloss.NewStyle().Underline(true),
+		lipgloss.NewStyle().Strikethrough(true).Foreground(lipgloss.Color("#ff0000")),
+		lipgloss.NewStyle().Underline(true).Strikethrough(true).Bold(true),
+	} {
+		out := Render(st, text)
+		if got := ansi.Strip(out); got != text {
+			t.Fatalf("text changed: %q", got)
+		}
+		if w, want := ansi.StringWidth(out), ansi.StringWidth(text); w != want {
+			t.Fatalf("width %d, want %d: %q", w, want, out)
+		}
+		inner := strings.Index(out, "🇯")
+		if inner < 0 || strings.Contains(out[inner:strings.Index(out, " ok")], "\x1b") {
+			t.Fatalf("an escape sequence inside the text: %q", out)
+		}
+		if !strings.HasPrefix(out, "\x1b[") {
+			t.Fatalf("not styled: %q", out)
+		}
+	}
+	// Styles without those attributes, and text over lines, are lipgloss's.
+	bold := lipgloss.NewStyle().Bold(true)
+	if Render(bold, text) != bold.Render(text) {
+		t.Fatal("a bold style should render as lipgloss renders it")
+	}
+	ul := lipgloss.NewStyle().Underline(true)
+	if Render(ul, "a\nb") != ul.Render("a\nb") {
+		t.Fatal("text over lines should render as lipgloss renders it")
 	}
 }
