@@ -18,9 +18,14 @@
 //
 // # Sync
 //
-// [Index.Sync] is incremental: a session is indexed again only when its
-// capture seq (the seq of its log's last event) or its title event seq
-// changed; sessions the store no longer lists leave the index. A store
+// [Index.Sync] is incremental: a session is read again when its capture
+// seq (the seq of its log's last event), its title event seq or its
+// title's text changed, or the token of a [VersionLister] (dshlog: the
+// log file's identity and version), and indexed again only when the text
+// it gives the index changed (a hash of it is kept): a log replaced by
+// another with the same seqs is seen, across restarts. A store read in
+// full (no SeqLister) is compared by that hash alone. Sessions the store
+// no longer lists leave the index. A store
 // that implements [SeqLister] spares Sync reading unchanged surfaces (it
 // is asked only about sessions the index already holds: a new one is
 // read anyway). Surfaces are read ahead of the session being written, up

@@ -19,7 +19,7 @@ import (
 
 // schemaVersion is stored in the file's user_version; a file written
 // with another version is rebuilt.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // applicationID marks a SQLite file as one of this package's indexes
 // (PRAGMA application_id), so a foreign database is never rebuilt over.
@@ -348,7 +348,9 @@ func createSchema(ctx context.Context, db *sql.DB) error {
 			created INTEGER NOT NULL,
 			title TEXT,
 			title_seq INTEGER,
-			captured_seq INTEGER
+			captured_seq INTEGER,
+			version TEXT,
+			body_hash INTEGER
 		)`,
 		// gen counts committed write batches, so a Sync knows whether the
 		// states it keeps in memory are still those of the file.

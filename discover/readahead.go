@@ -37,8 +37,8 @@ type read struct {
 }
 
 // readAhead reads the surfaces of the sessions marked in needs, in order,
-// up to readAheadMax at once, and projects the body of each one that
-// unchanged does not keep as it was; next(i) waits for session i's. It stops
+// a few at once, and projects the body of each (whose hash tells whether
+// its text changed); next(i) waits for session i's. It stops
 // reading when ctx ends or stop is called, and never blocks a reader
 // that finishes after that.
 type readAhead struct {
@@ -92,7 +92,7 @@ func (ra *readAhead) finish(size int64) {
 	ra.mu.Unlock()
 }
 
-func (ix *Index) readAhead(ctx context.Context, headers []sessionref.SessionHeader, needs []bool, unchanged func(i int, captured *int64) bool) *readAhead {
+func (ix *Index) readAhead(ctx context.Context, headers []sessionref.SessionHeader, needs []bool) *readAhead {
 	ctx, cancel := context.WithCancel(ctx)
 	ra := &readAhead{ctx: ctx, results: make([]chan read, len(headers)), slots: make(chan struct{}, readAheadMax), cancel: cancel, done: make(chan struct{})}
 	for i, need := range needs {
@@ -128,7 +128,7 @@ func (ix *Index) readAhead(ctx context.Context, headers []sessionref.SessionHead
 						size += eventBytes(e)
 						return b.add(e)
 					})
-					if r.err == nil && !unchanged(i, r.captured) {
+					if r.err == nil {
 						r.body = b.String()
 					}
 				} else {
@@ -136,9 +136,7 @@ func (ix *Index) readAhead(ctx context.Context, headers []sessionref.SessionHead
 					r.err = err
 					if err == nil {
 						r.captured = surf.CapturedThroughSeq
-						if !unchanged(i, r.captured) {
-							r.body = body(surf.Events, ix.opts.maxMessageBytes, ix.opts.maxSessionBytes)
-						}
+						r.body = body(surf.Events, ix.opts.maxMessageBytes, ix.opts.maxSessionBytes)
 					}
 					for k := range surf.Events {
 						size += eventBytes(&surf.Events[k])
