@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -169,5 +170,34 @@ func TestWalkSurfaceIsReadSurface(t *testing.T) {
 		if n != 10 {
 			t.Fatalf("walk went on after false: %d", n)
 		}
+	}
+}
+
+// SessionVersions changes when a log is replaced by another of the same
+// size and seqs (a new file renamed over it), and stays while nothing
+// changes; an unknown id gets "".
+func TestSessionVersions(t *testing.T) {
+	dir := t.TempDir()
+	path, _ := writeMessages(t, dir, "v", 20, 10)
+	s, _ := Open(dir)
+	ctx := context.Background()
+	a, err := s.SessionVersions(ctx, []string{"v", "nope"})
+	if err != nil || a[0] == "" || a[1] != "" {
+		t.Fatalf("versions %q, %v", a, err)
+	}
+	if b, _ := s.SessionVersions(ctx, []string{"v"}); b[0] != a[0] {
+		t.Fatalf("unchanged log: %q then %q", a[0], b[0])
+	}
+	body, _ := os.ReadFile(path)
+	other := []byte(strings.Replace(string(body), "abcdefghij", "zyxwvutsrq", -1))
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := s.SessionVersions(ctx, []string{"v"}); c[0] == a[0] {
+		t.Fatalf("a replaced log keeps its version %q", c[0])
 	}
 }

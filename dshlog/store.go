@@ -464,6 +464,34 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 	return out, nil
 }
 
+// SessionVersions returns, for each id, a token of its log file's
+// identity and version (path, device, inode, size, modification and
+// change times, mode; where there is no inode, size and times): it
+// changes whenever the log may have changed, a log replaced by another
+// with the same seqs or a message rewritten in place included. An id with
+// no log it can stat gets "". It costs a stat a log. Indexers compare it
+// with the token they indexed ([discover.VersionLister]).
+func (s *Store) SessionVersions(ctx context.Context, ids []string) ([]string, error) {
+	out := make([]string, len(ids))
+	idx, err := s.pathsOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return nil, ioErr(s.where(), err)
+		}
+		e, ok := idx[id]
+		if !ok || e.err != nil {
+			continue
+		}
+		if key, err := s.statKey(e.path); err == nil {
+			out[i] = fmt.Sprintf("%s|%x:%x:%d:%d:%d:%o", e.path, key.dev, key.ino, key.size, key.mtime, key.ctime, uint32(key.mode))
+		}
+	}
+	return out, nil
+}
+
 // seqEntry is CapturedSeqs' answer for one version of a log.
 type seqEntry struct {
 	key fileKey
