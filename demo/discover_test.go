@@ -270,3 +270,29 @@ func TestUnionWalkSurface(t *testing.T) {
 		}
 	}
 }
+
+// versioned is a store whose sessions have version tokens.
+type versioned struct{ sessionref.SessionQuery }
+
+func (versioned) SessionVersions(_ context.Context, ids []string) ([]string, error) {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = "v-" + id
+	}
+	return out, nil
+}
+
+// The union gives the sessions root's ids their store's token and the
+// embedded store's none.
+func TestUnionSessionVersions(t *testing.T) {
+	local, refs := fakestore.New(), fakestore.New()
+	local.Create("mine", nil, now)
+	refs.Create("theirs", nil, now)
+	vs, err := union{local: local, refs: versioned{refs}}.SessionVersions(context.Background(), []string{"theirs", "mine", "theirs"})
+	if err != nil || len(vs) != 3 || vs[0] != "v-theirs" || vs[1] != "" || vs[2] != "v-theirs" {
+		t.Fatalf("versions %q, %v", vs, err)
+	}
+	if vs, _ := (union{local: local, refs: refs}).SessionVersions(context.Background(), []string{"theirs"}); vs[0] != "" {
+		t.Fatalf("a root without versions gave %q", vs)
+	}
+}
