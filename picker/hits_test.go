@@ -473,3 +473,20 @@ func TestHitErrorInFooter(t *testing.T) {
 	}
 	checkBox(t, m)
 }
+
+// A title of one huge grapheme cluster (a base with 200,000 combining
+// marks) gives a label of a bounded size that can be mentioned.
+func TestZalgoTitleLabel(t *testing.T) {
+	title := "Zalgo x" + strings.Repeat("\u0334", 200000)
+	label := MentionLabel(title)
+	if len(label) > 7+4*32 || !strings.HasPrefix(label, "Zalgo x") {
+		t.Fatalf("label of %d bytes: %.40q", len(label), label)
+	}
+	m, err := sessionref.FormatMention(sessionref.Reference{SessionID: "d15c0011-0000-4000-8000-000000000011", Label: &label})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := sessionref.ParseText("see " + m); err != nil || len(p.References) != 1 || *p.References[0].Label != label {
+		t.Fatalf("mention %.60q parses as %+v, %v", m, p.References, err)
+	}
+}
