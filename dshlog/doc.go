@@ -66,6 +66,17 @@
 // system gives no ctime (Windows), a same-size rewrite with the mtime put
 // back. The same rules apply to the title scan's cache.
 //
+// # Cost
+//
+// A read costs time linear in the log: each line is decoded once, the
+// crash-repair closers keep the pending calls in order with an index by
+// id, and the fold keeps the surface as a linked list with an index by
+// seq, so a replace finds its range at once and walks only the nodes it
+// removes. Measured (BenchmarkReadHostile, 2 shared cores): about 13 µs
+// a pending tool call (100,000 in an open turn: 1.3 s, twice the time of
+// 50,000) and 10 µs a compaction (50,000: 0.5 s; the fold alone 17 ms,
+// where the fold by slice took 3 s).
+//
 // # Memory
 //
 // What a store holds is a budget of its options, not a consequence of
