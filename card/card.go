@@ -98,6 +98,21 @@ func FromEvent(ev sessionref.Event, opts ...Option) Model {
 	return newCard(rec, prompt, err, opts)
 }
 
+// FromText returns a collapsed card for a message a host stored in the
+// single-message form ([sessionref.FormatSingleMessage]): its snapshot
+// and record are read from the text alone. A text without context (a
+// plain message, or a damaged envelope) gives a card whose [Model.Err] is
+// [sessionref.ErrNotContext]; a host that also shows the person's words
+// parses once with [sessionref.ParseSingleMessage] and passes its
+// Context to [New].
+func FromText(text string, opts ...Option) Model {
+	m := sessionref.ParseSingleMessage(text)
+	if m.Context == nil {
+		return newCard(sessionref.SourceRecord{}, "", sessionref.ErrNotContext, opts)
+	}
+	return newCard(m.Context.Source, m.Context.Prompt(), nil, opts)
+}
+
 func newCard(rec sessionref.SourceRecord, prompt string, err error, opts []Option) Model {
 	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultHeight}
 	if err == nil {

@@ -16,10 +16,17 @@ import (
 // ctx, which the Cancel key cancels.
 type Preparer func(ctx context.Context, draft string) (sessionref.PreparedText, error)
 
-// ResolverPreparer prepares drafts written in target with r.
+// ResolverPreparer prepares drafts written in target with r. After
+// [Model.SetTarget] the composer's submits carry the new target in their
+// context (see [picker.TargetFromContext]) and the preparer prepares for
+// it instead, so a host that switches sessions keeps one preparer.
 func ResolverPreparer(r *sessionref.Resolver, target sessionref.Target) Preparer {
 	return func(ctx context.Context, draft string) (sessionref.PreparedText, error) {
-		return r.PrepareText(ctx, target, draft)
+		t := target
+		if ct, ok := picker.TargetFromContext(ctx); ok {
+			t = ct
+		}
+		return r.PrepareText(ctx, t, draft)
 	}
 }
 
@@ -53,6 +60,7 @@ type SubmitFailedMsg struct {
 type prepareDoneMsg struct {
 	composer int64
 	seq      uint64
+	target   string // the target the submit was started for
 	res      sessionref.PreparedText
 	err      error
 }
@@ -113,6 +121,13 @@ type Model struct {
 	seq         uint64
 	cancel      context.CancelFunc
 	errLine     string
+
+	// target is the session the draft is written in, once the host set
+	// one (SetTarget); targetKey tells a submit's result for another
+	// session from one for this.
+	target    sessionref.Target
+	hasTarget bool
+	targetKey string
 }
 
 // Option configures a Model.

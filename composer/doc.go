@@ -11,8 +11,12 @@
 // matched no session, on a newline, on Esc, or when the cursor leaves it.
 // The picker comes back when typing, deleting or a horizontal move (a
 // character, a word, Home/End, a click) puts the cursor in a pending
-// "@word" again — typing after Esc, or moving back into "@pars"; vertical
-// moves, jumps to the start or end, SetValue and pastes never open it.
+// "@word" again, such as moving back into "@pars"; vertical moves, jumps
+// to the start or end, SetValue and pastes never open it. Esc (or a click
+// outside the popup) makes the @word text: moves over it and typing after
+// it leave it closed, so Enter then sends it as text; an edit inside it
+// (a deleted or inserted character) opens it again. These are the
+// mention package's rules, which an adapted host editor follows too.
 //
 // While the picker is open its keys are its own: Enter and Tab pick the
 // highlighted row and never send; with nothing to pick the popup and the
@@ -40,7 +44,11 @@
 //
 // # Embedding
 //
-// Pass the composer every message. Call [Model.SetWidth] when its width
+// Pass the composer every message you do not handle yourself — a host's
+// default branch is the simplest way: besides keys, pastes and the mouse,
+// the picker's answers and timer and the result of a submit arrive as
+// messages, and ones that are not the composer's are ignored. A
+// tea.WindowSizeMsg tells it the screen. Call [Model.SetWidth] when its width
 // changes and [Model.SetOrigin] whenever its top-left cell moves on
 // screen (after any Update that may change [Model.Height]): the popup
 // hangs from the '@' and clicks map to the draft through it. Draw the

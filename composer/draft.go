@@ -31,6 +31,9 @@ type atom struct {
 	tok   *Token
 	w     int  // cells on screen
 	space bool // whitespace, where words end and lines may break
+	// dismissed marks an '@' whose query the user closed (Esc): its
+	// @word is text until an edit inside it.
+	dismissed bool
 }
 
 func (a atom) isSpace() bool { return a.space }

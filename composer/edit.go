@@ -123,6 +123,7 @@ func (m Model) updatePicker(msg tea.Msg) (Model, tea.Cmd) {
 	case picked:
 		m.insertToken(p)
 	case wasOpen && !m.picker.IsOpen():
+		m.dismiss(m.atIndex) // Esc or a click outside: the @word is text
 		m.atIndex, m.pickEnd = -1, -1
 	case m.picker.Accepting():
 		if m.pickEnd < 0 {
@@ -147,6 +148,7 @@ func (m Model) typeText(s string) (Model, tea.Cmd) {
 		// mention after all, and the text goes on as prose.
 		m.closePicker()
 	}
+	m.undismissAround(m.cursor, false)
 	m.insertAtoms(textAtoms(s))
 	cmd := m.follow(true) // before m is copied into the results
 	return m, cmd
@@ -251,6 +253,7 @@ func (m *Model) deleteRange(from, to int) {
 	if m.pickEnd >= 0 && from < m.pickEnd {
 		m.closePicker() // the query a pick waits for is being edited
 	}
+	m.undismissAround(to, true)
 	m.atoms = slices.Delete(m.atoms, from, to)
 	if m.cursor >= to {
 		m.cursor -= to - from

@@ -4,29 +4,22 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 
+	rules "github.com/dshkit/mentions/mention"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// Where a mention query starts and ends (the package doc says it for
-// people):
-//
-//   - It opens when typing, deleting or a horizontal cursor move (a
-//     character, a word, line start or end, a click) leaves the cursor at
-//     the end of, or inside, an "@word": an '@' at the start of the draft
-//     or after whitespace, followed by text without whitespace up to the
-//     cursor. So typing '@' opens it, and so do typing after Esc and
-//     moving back into "@pars". Vertical moves, jumps to the start or end
-//     of the draft, SetValue and pastes never open it.
-//   - Once open, the query is the text from the '@' to the cursor and may
-//     hold single spaces, as titles do. It ends on a second consecutive
-//     space, on a space typed after a query that matched no session, on
-//     a newline or a token, when the cursor leaves it, on Esc, or with a
-//     pick.
+// Where a mention query starts and ends is decided by the mention
+// package's rules (rules.WordStart, rules.QueryText), the same for
+// every editor of this module; the package doc says them for people. The
+// composer opens a query after typing, deleting or a move along the line
+// (a character, a word, line start or end, a click), never after a
+// vertical move, a jump to the start or end of the draft, SetValue or a
+// paste. Esc (or a click outside the popup) marks the @word's '@' as
+// dismissed: it stays text until an edit inside the word.
 
 func (a atom) isAt() bool { return a.tok == nil && a.text == "@" }
 
@@ -51,7 +44,7 @@ func (m *Model) follow(reopen bool) tea.Cmd {
 		}
 	}
 	if reopen && m.focused && !m.picker.IsOpen() {
-		if i, ok := m.wordQueryAt(m.cursor); ok {
+		if i, ok := m.wordQueryAt(m.cursor); ok && !m.atoms[i].dismissed {
 			m.atIndex = i
 			q, _ := m.activeQuery()
 			m.syncPicker()
@@ -72,40 +65,79 @@ func (m *Model) afterEdit() { m.follow(false) }
 // trailing space is not part of what the picker searches for.
 func (m Model) activeQuery() (string, bool) {
 	i := m.atIndex
-	if i < 0 || i >= len(m.atoms) || !m.atoms[i].isAt() || m.cursor <= i {
+	if i < 0 || i >= len(m.atoms) || !m.atoms[i].isAt() || m.cursor <= i || m.cursor-i > rules.MaxQuery+1 {
 		return "", false
 	}
-	if i > 0 && !m.atoms[i-1].isSpace() {
-		return "", false
-	}
-	var b strings.Builder
-	prevSpace := false
-	for j, a := range m.atoms[i+1 : m.cursor] {
-		if a.tok != nil || a.isNewline() {
-			return "", false
-		}
-		if a.isSpace() {
-			if j == 0 || prevSpace {
-				return "", false // "@ " is no mention; a second space ends it
-			}
-		}
-		prevSpace = a.isSpace()
-		b.WriteString(a.text)
-	}
-	return strings.TrimRightFunc(b.String(), unicode.IsSpace), true
+	return rules.QueryText(unitText(m.atoms[i:m.cursor]), i == 0 || m.atoms[i-1].isSpace())
 }
 
 // wordQueryAt returns the '@' of the @word the cursor position c is in
 // or at the end of.
 func (m Model) wordQueryAt(c int) (int, bool) {
-	j := c
-	for j > 0 && m.atoms[j-1].tok == nil && !m.atoms[j-1].isSpace() {
-		j--
+	from := c
+	for from > 0 && c-from <= rules.MaxQuery && m.atoms[from-1].tok == nil && !m.atoms[from-1].isNewline() {
+		from--
 	}
-	if j < c && m.atoms[j].isAt() && (j == 0 || m.atoms[j-1].isSpace()) {
-		return j, true
+	before := unitText(m.atoms[from:c])
+	j, ok := rules.WordStart(before, from == 0 || m.atoms[from-1].isSpace())
+	if !ok {
+		return -1, false
+	}
+	for i := from; i < c; i++ { // the byte offset back to an atom
+		if j == 0 {
+			return i, true
+		}
+		j -= len(m.atoms[i].text)
 	}
 	return -1, false
+}
+
+// unitText is atoms as the mention rules read them: a token is
+// rules.TokenRune.
+func unitText(atoms []atom) string {
+	var b strings.Builder
+	for _, a := range atoms {
+		if a.tok != nil {
+			b.WriteRune(rules.TokenRune)
+		} else {
+			b.WriteString(a.text)
+		}
+	}
+	return b.String()
+}
+
+// wordEnd is where the word that atom i is in ends: at a space, a token
+// or the end of the draft.
+func (m Model) wordEnd(i int) int {
+	for i < len(m.atoms) && m.atoms[i].tok == nil && !m.atoms[i].isSpace() {
+		i++
+	}
+	return i
+}
+
+// dismiss marks the '@' of the query just closed by the user: its @word
+// is text now.
+func (m *Model) dismiss(at int) {
+	if at < 0 || at >= len(m.atoms) || !m.atoms[at].isAt() {
+		return
+	}
+	m.atoms = slices.Clone(m.atoms) // copies of the model share the array
+	m.atoms[at].dismissed = true
+}
+
+// undismissAround makes a dismissed @word a query again when an edit at
+// position c is inside it: typing inside it, or deleting any of it. Text
+// typed right after it (c at its end, insert) leaves it text.
+func (m *Model) undismissAround(c int, deleting bool) {
+	i, ok := m.wordQueryAt(c)
+	if !ok || !m.atoms[i].dismissed {
+		return
+	}
+	if !deleting && c >= m.wordEnd(i) {
+		return
+	}
+	m.atoms = slices.Clone(m.atoms)
+	m.atoms[i].dismissed = false
 }
 
 // matchedNothing reports whether the open picker's answers for its

@@ -58,23 +58,32 @@ func TestQueryEnds(t *testing.T) {
 }
 
 // TestQueryReopens: the picker comes back when the cursor enters a
-// pending @query, by typing after Esc or by moving back into it, and not
-// by vertical moves, jumps, SetValue or pastes.
+// pending @query by a move along the line, and not by vertical moves,
+// jumps, SetValue or pastes. Esc makes the @word text: moves over it and
+// typing after it (another '@' included) leave it closed, Enter then
+// sends nothing picked; an edit inside it opens it again.
 func TestQueryReopens(t *testing.T) {
 	e := newEnv(t)
 
-	m := typeText(e.composer(), "@pars")
+	m := typeText(e.composer(), "ping @pars")
 	m, _ = press(m, esc)
 	if m.Picker().IsOpen() {
 		t.Fatal("esc did not close")
 	}
-	m = typeText(m, "e")
-	if !m.Picker().IsOpen() || m.Picker().Query() != "parse" {
-		t.Fatalf("typing after esc: open=%v %q", m.Picker().IsOpen(), m.Picker().Query())
+	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyHome}, {Code: tea.KeyEnd}, left, right} {
+		if m, _ = press(m, k); m.Picker().IsOpen() {
+			t.Fatalf("a move (%v) reopened a dismissed query: %q", k, m.Picker().Query())
+		}
+	}
+	if m2 := typeText(m, "e@"); m2.Picker().IsOpen() {
+		t.Fatalf("typing after a dismissed query reopened it as %q", m2.Picker().Query())
+	}
+	m, _ = press(m, tea.KeyPressMsg{Code: tea.KeyBackspace}) // an edit inside
+	if !m.Picker().IsOpen() || m.Picker().Query() != "par" {
+		t.Fatalf("an edit inside: open=%v %q", m.Picker().IsOpen(), m.Picker().Query())
 	}
 
 	m = typeText(e.composer(), "@pars and")
-	m, _ = press(m, esc)
 	for range 4 { // back over "and" and the space: into "@pars"
 		m, _ = press(m, left)
 	}

@@ -32,6 +32,20 @@
 // answered the current query waits, visibly, and picks the first match
 // of that answer; it never picks a row of an older answer.
 //
+// # Messages
+//
+// While the picker is open, route every message you do not handle
+// yourself to [Model.Update]: besides keys and mouse messages, the
+// picker's work arrives as messages — the answers ([FetchedMsg],
+// [HitsMsg]) and an unexported timer that shows "searching…" when a
+// fetch is slow. The simplest host passes its default branch to it (see
+// Example (Routing)). Routing every message is always safe: one for
+// another picker, an older query or a closed picker is ignored. A
+// [tea.WindowSizeMsg] sets the screen size, as [Model.SetScreenSize]
+// does; a host that keeps the popup in a pane calls [Model.SetBounds] as
+// well. The composer and the mention package's textarea adapter route to
+// their picker themselves: route every message to them instead.
+//
 // # Found in messages
 //
 // With [WithHitSource] the popup has a second section, headed "in

@@ -114,16 +114,10 @@ func ExampleModel_KeyMap() {
 
 // feed runs a Cmd (expanding batches) and passes the fetch result back.
 func feed(p picker.Model, cmd tea.Cmd) picker.Model {
-	if cmd == nil {
-		return p
-	}
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			p = feed(p, c)
-		}
-	case picker.FetchedMsg:
-		p, _ = p.Update(msg)
+	for _, msg := range run(cmd) {
+		var next tea.Cmd
+		p, next = p.Update(msg) // every message, as a host routes them
+		p = feed(p, next)
 	}
 	return p
 }
@@ -154,6 +148,64 @@ func ExampleWithHitSource() {
 	// › Backoff tuning gamma —
 	// we fixed the retry bug
 	// @[Backoff tuning](dsh-session:ImdhbW1hIg)
+}
+
+// chat is a host that handles its own messages and routes everything
+// else — keys, mouse, window sizes and the picker's own answers and
+// timers — to the picker in its default branch.
+type chat struct {
+	picker picker.Model
+	sent   []string
+}
+
+func (m chat) Update(msg tea.Msg) (chat, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if !m.picker.WantsKey(msg) && msg.String() == "@" {
+			var cmd tea.Cmd
+			m.picker, cmd = m.picker.Open("")
+			return m, cmd
+		}
+	case picker.PickedMsg:
+		// The picker's Cmd for other listeners; this host takes picks
+		// with TakePick below instead.
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.picker, cmd = m.picker.Update(msg)
+	if p, picked, ok := m.picker.TakePick(); ok {
+		m.picker = p
+		m.sent = append(m.sent, picked.Mention)
+	}
+	return m, cmd
+}
+
+// A host routes every message it does not handle itself to the picker:
+// the answers and the picker's timer are messages too. Nothing needs to
+// be known about them; one the picker did not ask for is ignored.
+func Example_routing() {
+	src := picker.SourceFunc(func(context.Context, string) ([]sessionref.Candidate, error) {
+		return []sessionref.Candidate{{SessionID: "alpha", Label: "Fix the parser"}}, nil
+	})
+	m := chat{picker: picker.New(src)}
+	msgs := []tea.Msg{
+		tea.WindowSizeMsg{Width: 60, Height: 20},
+		tea.KeyPressMsg{Code: '@', Text: "@"},
+		tea.KeyPressMsg{Code: tea.KeyTab},
+	}
+	for _, msg := range msgs {
+		var cmd tea.Cmd
+		m, cmd = m.Update(msg)
+		// What a program's loop does: every message a Cmd returns goes
+		// back to Update.
+		for queue := run(cmd); len(queue) > 0; queue = queue[1:] {
+			m, cmd = m.Update(queue[0])
+			queue = append(queue, run(cmd)...)
+		}
+	}
+	fmt.Println(m.sent)
+	// Output:
+	// [@[Fix the parser](dsh-session:ImFscGhhIg)]
 }
 
 // run runs a Cmd and returns its messages, batches expanded.

@@ -84,7 +84,7 @@ func (m *Model) startHits() tea.Cmd {
 		return nil
 	}
 	m.hitsPending = true
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := m.fetchContext()
 	m.hitCancel = cancel
 	src, id, seq, query := m.hitSource, m.id, m.seq, m.query
 	return func() tea.Msg {

@@ -36,6 +36,7 @@ type DismissedMsg struct{}
 type FetchedMsg struct {
 	picker     int64
 	seq        uint64
+	target     string
 	Query      string
 	Candidates []sessionref.Candidate
 	Err        error
@@ -46,7 +47,7 @@ type FetchedMsg struct {
 // source had returned cands and err. It is dropped when query is not p's
 // current query, or when that query is answered already.
 func NewFetchedMsg(p Model, query string, cands []sessionref.Candidate, err error) FetchedMsg {
-	return FetchedMsg{picker: p.id, seq: p.seq, Query: query, Candidates: cands, Err: err}
+	return FetchedMsg{picker: p.id, seq: p.seq, target: p.targetKey, Query: query, Candidates: cands, Err: err}
 }
 
 // slowMsg fires when a fetch has been pending for a while.
@@ -111,8 +112,15 @@ type Model struct {
 	cursor     int
 	offset     int
 
-	cache     map[string][]sessionref.Candidate
-	cacheKeys []string
+	// cache holds recent answers, keyed by target and query.
+	cache     map[cacheKey][]sessionref.Candidate
+	cacheKeys []cacheKey
+
+	// target is the session the candidates are listed for, once set
+	// (see SetTarget); targetKey is its comparable form.
+	target    sessionref.Target
+	hasTarget bool
+	targetKey string
 
 	// The "in messages" section: hitsAll is the hit source's answer to
 	// hitsQuery, hits the part of it shown (sessions not among items).
@@ -339,24 +347,24 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.stopFetch()
 	m.seq++
 	hits := m.startHits()
-	if cands, ok := m.cache[query]; ok {
+	if cands, ok := m.cache[cacheKey{m.targetKey, query}]; ok {
 		m.pending, m.slow = false, false
 		m.setItems(query, cands, nil)
 		return m, hits
 	}
 	m.pending, m.slow = true, false
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := m.fetchContext()
 	m.cancel = cancel
-	fetch := fetchCmd(m.source, ctx, m.id, m.seq, query)
+	fetch := fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, query)
 	id, seq := m.id, m.seq
 	slow := tea.Tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
 	return m, tea.Batch(fetch, slow, hits)
 }
 
-func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, query string) tea.Cmd {
+func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, target, query string) tea.Cmd {
 	return func() tea.Msg {
 		cands, err := src.Candidates(ctx, query)
-		return FetchedMsg{picker: id, seq: seq, Query: query, Candidates: cands, Err: err}
+		return FetchedMsg{picker: id, seq: seq, target: target, Query: query, Candidates: cands, Err: err}
 	}
 }
 
@@ -374,14 +382,18 @@ func (m *Model) setItems(query string, cands []sessionref.Candidate, err error) 
 	m.skipDisabled(1)
 }
 
+// cacheKey is what a cached answer answers: a query asked for a target.
+type cacheKey struct{ target, query string }
+
 func (m *Model) remember(query string, cands []sessionref.Candidate) {
 	if m.cache == nil {
-		m.cache = make(map[string][]sessionref.Candidate)
+		m.cache = make(map[cacheKey][]sessionref.Candidate)
 	}
-	if _, ok := m.cache[query]; !ok {
-		m.cacheKeys = append(m.cacheKeys, query)
+	k := cacheKey{m.targetKey, query}
+	if _, ok := m.cache[k]; !ok {
+		m.cacheKeys = append(m.cacheKeys, k)
 	}
-	m.cache[query] = cands
+	m.cache[k] = cands
 	for len(m.cacheKeys) > m.cacheSize {
 		delete(m.cache, m.cacheKeys[0])
 		m.cacheKeys = m.cacheKeys[1:]

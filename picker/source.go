@@ -30,6 +30,12 @@ func (f SourceFunc) Candidates(ctx context.Context, query string) ([]sessionref.
 // [ResolverMaxAge] after a read, so the keystrokes of one burst of typing
 // are one substring scan each even over a store without
 // sessionref.TitleLister. [Model.Refresh] makes it read the store again.
+//
+// A host that switches sessions need not build a new source: after
+// [Model.SetTarget] the picker's fetches carry the new target in their
+// context (see [TargetFromContext]) and the source ranks for it instead
+// of target. The read of the store it reuses was made for one target, so
+// the first query after a switch reads the store again.
 func ResolverSource(r *sessionref.Resolver, target sessionref.Target, limit int) Source {
 	if limit < 1 {
 		limit = sessionref.DefaultCandidateLimit
@@ -50,7 +56,11 @@ type resolverSource struct {
 }
 
 func (s resolverSource) Candidates(ctx context.Context, query string) ([]sessionref.Candidate, error) {
-	return s.l.ListCandidates(ctx, s.target, query, s.limit)
+	t := s.target
+	if ct, ok := TargetFromContext(ctx); ok {
+		t = ct
+	}
+	return s.l.ListCandidates(ctx, t, query, s.limit)
 }
 
 // Forget makes the next query read the store again.

@@ -48,7 +48,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	m.pick = nil
 	switch msg := msg.(type) {
 	case FetchedMsg:
-		if msg.picker != m.id || msg.seq != m.seq || msg.Query != m.query || !m.open || !m.pending {
+		if msg.picker != m.id || msg.seq != m.seq || msg.target != m.targetKey || msg.Query != m.query || !m.open || !m.pending {
 			return m, nil // stale: it answers an older query
 		}
 		m.stopFetch()

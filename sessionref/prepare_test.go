@@ -256,7 +256,7 @@ func TestPrepareReferences(t *testing.T) {
 	}
 
 	if _, err := r.Prepare(ctx, target, content, []Reference{ref("one"), ref("target")}); CodeOf(err) != CodeSelfReference ||
-		err.Error() != `session "target" cannot reference itself` {
+		err.Error() != `session target: a message cannot reference the session it is written in` {
 		t.Fatalf("self: %v", err)
 	}
 	// Self is checked before TOO_MANY.
@@ -278,7 +278,7 @@ func TestPrepareReferences(t *testing.T) {
 	_, err = r.Prepare(ctx, target, content, []Reference{ref("one"), ref("missing")})
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodeReadFailed || e.SessionID != "missing" ||
-		!strings.HasPrefix(e.Error(), "failed to read referenced session: ") {
+		e.Error() != "session missing: failed to read referenced session: "+errText(e.Cause) {
 		t.Fatalf("read failed: %v", err)
 	}
 	m.setReadErr("two", errors.New("plain string rejection"))

@@ -151,7 +151,7 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 				continue
 			}
 		}
-		out = append(out, Candidate{SessionID: h.ID, Label: label, Cwd: h.Cwd, CreatedAt: h.CreatedAt, Rank: ranks[hi]})
+		out = append(out, Candidate{SessionID: h.ID, Label: label, Cwd: h.Cwd, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, Rank: ranks[hi]})
 		if len(out) == limit {
 			visitedAll = i == len(order)-1
 			break
