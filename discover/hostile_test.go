@@ -99,3 +99,22 @@ func BenchmarkSearchHostile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSearchDeadline runs the costliest hostile query with a
+// deadline of 10 ms and reports how long after it the search returned
+// (late-ms, the worst of the run): cancellation reaches SQLite and the
+// snippets within a few ms.
+func BenchmarkSearchDeadline(b *testing.B) {
+	ix := hostileIndex(b)
+	q := hostileQueries["distinct-runs"]
+	const deadline = 10 * time.Millisecond
+	var worst time.Duration
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		start := time.Now()
+		ix.Search(ctx, sessionref.Target{}, q, 20)
+		worst = max(worst, time.Since(start)-deadline)
+		cancel()
+	}
+	b.ReportMetric(float64(worst)/float64(time.Millisecond), "late-ms")
+}
