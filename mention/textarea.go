@@ -181,15 +181,13 @@ func (a *Textarea) updatePicker(ta *textarea.Model, msg tea.Msg) tea.Cmd {
 		label := p.Candidate.Label
 		ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &label}
 		cur := cursorOffset(*ta)
-		if !waited {
-			end = max(cur, 0)
-			res, ok := a.tracker.Pick(ref, cur)
-			if ok {
-				a.apply(ta, res)
-			}
-			return tea.Batch(cmd, a.show(ta, res))
+		var res Result
+		var ok bool
+		if waited {
+			res, ok = a.tracker.PickUntil(ref, end, cur)
+		} else {
+			res, ok = a.tracker.Pick(ref, cur)
 		}
-		res, ok := a.tracker.PickUntil(ref, end, cur)
 		if ok {
 			a.apply(ta, res)
 		}
