@@ -110,6 +110,21 @@ func FromEvent(ev sessionref.Event, opts ...Option) Model {
 	return newCard(rec, prompt, err, opts)
 }
 
+// FromText returns a collapsed card for a message a host stored in the
+// single-message form ([sessionref.FormatSingleMessage]): its snapshot
+// and record are read from the text alone. A text without context (a
+// plain message, or a damaged envelope) gives a card whose [Model.Err] is
+// [sessionref.ErrNotContext]; a host that also shows the person's words
+// parses once with [sessionref.ParseSingleMessage] and passes its
+// Context to [New].
+func FromText(text string, opts ...Option) Model {
+	m := sessionref.ParseSingleMessage(text)
+	if m.Context == nil {
+		return newCard(sessionref.SourceRecord{}, "", sessionref.ErrNotContext, opts)
+	}
+	return newCard(m.Context.Source, m.Context.Prompt(), nil, opts)
+}
+
 func newCard(rec sessionref.SourceRecord, prompt string, err error, opts []Option) Model {
 	home, _ := os.UserHomeDir()
 	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultHeight, id: lastCardID.Add(1), home: home}
@@ -125,7 +140,6 @@ func newCard(rec sessionref.SourceRecord, prompt string, err error, opts []Optio
 	}
 	m.vp = viewport.New()
 	m.vp.KeyMap = viewport.KeyMap{} // the card's own keys scroll it
-	m.updateKeys()
 	return m
 }
 
@@ -170,14 +184,18 @@ func (m *Model) SetStyles(s Styles) {
 }
 
 // KeyMap returns the bindings, each enabled only when it does something
-// in the card's current state.
-func (m Model) KeyMap() KeyMap { return m.keys }
+// in the card's current state (and the host has not disabled it).
+func (m Model) KeyMap() KeyMap {
+	k := m.keys
+	k.Toggle.SetEnabled(k.Toggle.Enabled() && m.malformed == nil)
+	scroll := m.Scrollable()
+	k.ScrollUp.SetEnabled(k.ScrollUp.Enabled() && scroll)
+	k.ScrollDown.SetEnabled(k.ScrollDown.Enabled() && scroll)
+	return k
+}
 
 // SetKeyMap sets the bindings.
-func (m *Model) SetKeyMap(k KeyMap) {
-	m.keys = k
-	m.updateKeys()
-}
+func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 
 // SetTitles sets where the card learns the sessions' current titles; nil
 // shows the labels alone. Call it when the titles change: the rendered
@@ -235,12 +253,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case RenderedMsg:
 		m.apply(msg)
 	case tea.KeyPressMsg:
+		k := m.KeyMap()
 		switch {
-		case key.Matches(msg, m.keys.Toggle):
+		case key.Matches(msg, k.Toggle):
 			return m.toggled()
-		case key.Matches(msg, m.keys.ScrollUp):
+		case key.Matches(msg, k.ScrollUp):
 			m.vp.ScrollUp(1)
-		case key.Matches(msg, m.keys.ScrollDown):
+		case key.Matches(msg, k.ScrollDown):
 			m.vp.ScrollDown(1)
 		}
 	case tea.MouseWheelMsg:
@@ -285,12 +304,4 @@ func (m *Model) layout() {
 		}
 		m.vp.SetHeight(max(h, 1))
 	}
-	m.updateKeys()
-}
-
-func (m *Model) updateKeys() {
-	m.keys.Toggle.SetEnabled(m.malformed == nil)
-	scroll := m.Scrollable()
-	m.keys.ScrollUp.SetEnabled(scroll)
-	m.keys.ScrollDown.SetEnabled(scroll)
 }

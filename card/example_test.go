@@ -61,3 +61,23 @@ func strip(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// A host that sends one text per turn draws the card of a stored message
+// from that text alone.
+func ExampleFromText() {
+	store := fakestore.New()
+	store.Create("parser-fix", nil, fakestore.DefaultNow)
+	store.AppendUser("parser-fix", "Why does the parser fail on empty input?")
+	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
+	out, _ := resolver.PrepareText(context.Background(), sessionref.Target{ID: "current"},
+		"see @[the parser](dsh-session:InBhcnNlci1maXgi)")
+	stored, _ := out.SingleMessage() // what the host sent and keeps
+
+	c := card.FromText(stored, card.WithStyles(card.PlainStyles()), card.WithWidth(60))
+	fmt.Println(strip(c.View()))
+	fmt.Println(card.FromText("no context here").Err())
+	// Output:
+	// │ ▸ Referenced 1 session: @the parser
+	// │   parser-fix 1/1 kept
+	// not a session-reference context
+}

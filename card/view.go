@@ -41,16 +41,16 @@ func (m Model) View() string {
 	st := m.styles
 	inner := m.inner()
 	if m.malformed != nil {
-		return st.Frame.Render(fit(st.Warning.Render("⚠ referenced-session context that could not be read"), inner))
+		return st.Frame.Render(textutil.Fit(st.Warning.Render("⚠ referenced-session context that could not be read"), inner))
 	}
-	lines := []string{fit(m.header(), inner)}
+	lines := []string{textutil.Fit(m.header(), inner)}
 	if !m.expanded {
-		lines = append(lines, fit(m.summary(), inner))
+		lines = append(lines, textutil.Fit(m.summary(), inner))
 		return st.Frame.Render(strings.Join(lines, "\n"))
 	}
 	lines = append(lines, m.vp.View())
 	if m.Scrollable() {
-		lines = append(lines, fit(st.Meta.Render(m.scrollHint()), inner))
+		lines = append(lines, textutil.Fit(st.Meta.Render(m.scrollHint()), inner))
 	}
 	return st.Frame.Render(strings.Join(lines, "\n"))
 }
@@ -216,7 +216,7 @@ func renderTurns(snaps []sessionref.Snapshot, style gansi.StyleConfig, inner int
 func fitLines(s string, w int) []string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
-		out = append(out, wrap(l, w)...)
+		out = append(out, textutil.HardWrap(l, w)...)
 	}
 	return out
 }
@@ -240,7 +240,7 @@ func (m Model) sessionLine(s sessionref.Snapshot, inner int) string {
 	if over := textutil.Width(line()) - inner; over > 0 {
 		cwd = textutil.Middle(cwd, max(textutil.Width(cwd)-over, 12))
 	}
-	return fit(line(), inner)
+	return textutil.Fit(line(), inner)
 }
 
 // phrases lays out parts joined by sep in lines of at most w cells,

@@ -2,11 +2,13 @@ package composer
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -16,10 +18,17 @@ import (
 // ctx, which the Cancel key cancels.
 type Preparer func(ctx context.Context, draft string) (sessionref.PreparedText, error)
 
-// ResolverPreparer prepares drafts written in target with r.
+// ResolverPreparer prepares drafts written in target with r. After
+// [Model.SetTarget] the composer's submits carry the new target in their
+// context (see [picker.TargetFromContext]) and the preparer prepares for
+// it instead, so a host that switches sessions keeps one preparer.
 func ResolverPreparer(r *sessionref.Resolver, target sessionref.Target) Preparer {
 	return func(ctx context.Context, draft string) (sessionref.PreparedText, error) {
-		return r.PrepareText(ctx, target, draft)
+		t := target
+		if ct, ok := picker.TargetFromContext(ctx); ok {
+			t = ct
+		}
+		return r.PrepareText(ctx, t, draft)
 	}
 }
 
@@ -53,6 +62,7 @@ type SubmitFailedMsg struct {
 type prepareDoneMsg struct {
 	composer int64
 	seq      uint64
+	target   string // the target the submit was started for
 	res      sessionref.PreparedText
 	err      error
 }
@@ -113,6 +123,13 @@ type Model struct {
 	seq         uint64
 	cancel      context.CancelFunc
 	errLine     string
+
+	// target is the session the draft is written in, once the host set
+	// one (SetTarget); targetKey tells a submit's result for another
+	// session from one for this.
+	target    sessionref.Target
+	hasTarget bool
+	targetKey string
 }
 
 // Option configures a Model.
@@ -229,8 +246,8 @@ func (m *Model) SetVirtualCursor(v bool) { m.virtual = v }
 
 // Picker returns a copy of the embedded picker, for the host to draw its
 // popup (Layer, or View at Rect) and show its help (KeyMap, Status).
-// Changing the copy changes nothing; use the composer's SetPicker…
-// methods.
+// Changing the copy changes nothing, not even its Close (see
+// picker.Model on copies); use the composer's SetPicker… methods.
 func (m Model) Picker() picker.Model { return m.picker }
 
 // RefreshPicker asks the open picker's sources again for its query (see
@@ -364,7 +381,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.justPicked = false
 			m.goalCol = -1
 			m.errLine = ""
-			m.insertAtoms(atomsOf(msg.Content))
+			content := msg.Content
+			if room := MaxDraftBytes - m.draftBytes(); len(content) > room {
+				content = cutUTF8(content, max(room, 0))
+				m.errLine = fmt.Sprintf("the draft holds at most %s: %s of the paste left out",
+					textutil.Bytes(MaxDraftBytes), textutil.Bytes(len(msg.Content)-len(content)))
+			}
+			m.insertAtoms(atomsOf(content))
 			m.closePicker() // a paste never opens, and ends, a mention query
 			m.afterEdit()
 		}

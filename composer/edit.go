@@ -1,12 +1,15 @@
 package composer
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -120,6 +123,8 @@ func (m Model) updatePicker(msg tea.Msg) (Model, tea.Cmd) {
 	var picked bool
 	m.picker, p, picked = m.picker.TakePick()
 	switch {
+	case picked && p.Item != nil:
+		m.insertItem(*p.Item)
 	case picked:
 		m.insertToken(p)
 	case wasOpen && !m.picker.IsOpen():
@@ -148,10 +153,41 @@ func (m Model) typeText(s string) (Model, tea.Cmd) {
 		// mention after all, and the text goes on as prose.
 		m.closePicker()
 	}
+	if m.draftBytes()+len(s) > MaxDraftBytes {
+		m.errLine = fmt.Sprintf("the draft holds at most %s: send or shorten it to type more", textutil.Bytes(MaxDraftBytes))
+		return m, nil
+	}
 	m.undismissAround(m.cursor, false)
 	m.insertAtoms(textAtoms(s))
 	cmd := m.follow(true) // before m is copied into the results
 	return m, cmd
+}
+
+// MaxDraftBytes bounds the draft's text (a mention counts its label):
+// every keystroke lays the whole draft out again, so its size bounds a
+// keystroke's cost (BenchmarkKeystrokeAfterPaste: under 5 ms at the
+// bound). A paste past it is cut, and typing stops, each with a message.
+const MaxDraftBytes = 32 << 10
+
+// draftBytes is the size of the draft's text.
+func (m *Model) draftBytes() int {
+	n := 0
+	for i := range m.atoms {
+		n += len(m.atoms[i].text)
+	}
+	return n
+}
+
+// cutUTF8 returns the longest prefix of s of at most n bytes that ends on
+// a rune boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // insertAtoms inserts as at the cursor and puts the cursor after them.
@@ -274,6 +310,20 @@ func (m *Model) deleteRange(from, to int) {
 // waited for its answer replaces only the query it was asked for; what
 // was typed after it stays, and so does the cursor.
 func (m *Model) insertToken(p picker.PickedMsg) {
+	ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &p.Candidate.Label}
+	m.replaceQuery([]atom{tokenAtom(&Token{Reference: ref, Mention: p.Mention})})
+}
+
+// insertItem writes a host item's Insert text in place of "@query",
+// canonical mentions in it becoming tokens as in a paste; an item without
+// Insert text only removes "@query".
+func (m *Model) insertItem(it picker.Item) {
+	m.replaceQuery(atomsOf(it.Insert))
+}
+
+// replaceQuery replaces "@query" with what a pick writes, followed by a
+// space unless one follows already (or the pick writes nothing).
+func (m *Model) replaceQuery(with []atom) {
 	at, cur := m.atIndex, m.cursor
 	m.atIndex = -1
 	end := cur
@@ -288,18 +338,20 @@ func (m *Model) insertToken(p picker.PickedMsg) {
 	if at < 0 || at >= end || end > len(m.atoms) {
 		return
 	}
-	ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &p.Candidate.Label}
-	with := []atom{tokenAtom(&Token{Reference: ref, Mention: p.Mention})}
-	if end == len(m.atoms) || !m.atoms[end].isSpace() || m.atoms[end].isNewline() {
-		with = append(with, atom{text: " ", w: 1, space: true})
+	after := len(with) // the cursor's place after the pick, from at
+	if len(with) > 0 {
+		after++ // past the space, written or reused
+		if end == len(m.atoms) || !m.atoms[end].isSpace() || m.atoms[end].isNewline() {
+			with = append(with, atom{text: " ", w: 1, space: true})
+		}
 	}
 	m.atoms = slices.Replace(m.atoms, at, end, with...)
 	m.relayout()
 	if cur > end {
 		m.cursor = cur + len(with) - (end - at) // typed on meanwhile
 	} else {
-		m.cursor = at + 2
-		m.justPicked = true
+		m.cursor = at + after
+		m.justPicked = after > 0
 	}
 	m.goalCol = -1
 	m.afterEdit()

@@ -2,14 +2,12 @@ package composer
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -31,10 +29,13 @@ func (m Model) submit() (Model, tea.Cmd) {
 	m.seq++
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
-	id, seq, prepare := m.id, m.seq, m.prepare
+	if m.hasTarget {
+		ctx = picker.ContextWithTarget(ctx, m.target)
+	}
+	id, seq, target, prepare := m.id, m.seq, m.targetKey, m.prepare
 	return m, func() tea.Msg {
 		res, err := prepare(ctx, draft)
-		return prepareDoneMsg{composer: id, seq: seq, res: res, err: err}
+		return prepareDoneMsg{composer: id, seq: seq, target: target, res: res, err: err}
 	}
 }
 
@@ -47,6 +48,9 @@ func (m Model) finishSubmit(msg prepareDoneMsg) (Model, tea.Cmd) {
 	if m.cancel != nil {
 		m.cancel()
 		m.cancel = nil
+	}
+	if msg.target != m.targetKey && msg.err == nil {
+		msg.err = retargeted() // prepared for the session the host left
 	}
 	if msg.err != nil {
 		m.errLine = m.describe(msg.err)
@@ -68,63 +72,13 @@ func (m Model) finishSubmit(msg prepareDoneMsg) (Model, tea.Cmd) {
 
 // describe says what went wrong in words a person understands, on one
 // line with every untrusted part (an error's text, a label, an id)
-// escaped. Any error is accepted: a *sessionref.Error may lack its
-// message, cause or session, or be nil.
+// escaped: [sessionref.Describe] with the composer's limits and its
+// tokens' chips, drawn through the components' sanitiser. Any error is
+// accepted: a *sessionref.Error may lack its message, cause or session,
+// or be nil.
 func (m Model) describe(err error) string {
-	return textutil.Inline(m.describeRaw(err))
-}
-
-func (m Model) describeRaw(err error) string {
-	var e *sessionref.Error
-	if !errors.As(err, &e) || e == nil {
-		return "Couldn't send: " + errText(err) + "."
-	}
-	who := m.labelOf(e.SessionID)
-	why := e.Msg
-	if e.Cause != nil {
-		why = errText(e.Cause)
-	}
-	if why == "" {
-		why = "no reason given"
-	}
-	switch e.Code {
-	case sessionref.CodeInvalidReference:
-		return "A mention in the message is malformed; fix or remove it (" + why + ")."
-	case sessionref.CodeSelfReference:
-		return "A session can't reference itself; remove " + who + "."
-	case sessionref.CodeTooMany:
-		return fmt.Sprintf("A message can reference at most %d sessions; remove one.", m.maxRefs)
-	case sessionref.CodeReadFailed:
-		if strings.HasSuffix(who, ":") {
-			return "Couldn't read " + who + " (" + strings.TrimSuffix(why, ".") + ")." // never "::"
-		}
-		return "Couldn't read " + who + ": " + why + "."
-	case sessionref.CodeBudgetExceeded:
-		// Messages are left out to fit: only the snapshot's own frame
-		// (ids, labels, folder) can be too large, so a smaller session
-		// would not help.
-		return who + " is too large to fit the " + textutil.Bytes(m.budget) + " snapshot budget even with every message left out; remove it, or raise the budget."
-	case sessionref.CodeCancelled:
-		return "Sending cancelled; your draft is kept."
-	}
-	return "Couldn't send: " + errText(e) + "."
-}
-
-// errText is err's text, even for an error whose Error method is not
-// safe on its zero value.
-func errText(err error) (s string) {
-	if err == nil {
-		return "unknown error"
-	}
-	defer func() {
-		if recover() != nil {
-			s = fmt.Sprintf("%T", err)
-		}
-	}()
-	if s = err.Error(); s == "" {
-		s = fmt.Sprintf("%T", err)
-	}
-	return s
+	cfg := sessionref.Config{MaxReferences: m.maxRefs, MaxReferenceBytes: m.budget}
+	return textutil.Inline(sessionref.Describe(err, cfg, m.labelOf))
 }
 
 // labelOf names a referenced session as the draft shows it.

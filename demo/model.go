@@ -89,14 +89,16 @@ func New(o Options) (Model, error) {
 		return Model{}, err
 	}
 	comps := stylesFor(o.Plain, true)
-	pickOpts := []picker.Option{picker.WithClock(o.Now), picker.WithStyles(comps.picker)}
+	pickOpts := []picker.Option{picker.WithClock(o.Now), picker.WithTick(o.tick), picker.WithStyles(comps.picker)}
 	if o.Home != "" {
 		pickOpts = append(pickOpts, picker.WithHome(o.Home))
 	}
 	indexCh := new(chan indexMsg)
 	ix, hitOpts, err := openIndex(o, q, indexCh)
 	if err != nil {
-		return Model{}, err
+		// The index is a cache: without it the picker still finds
+		// sessions by title, id and folder. Say why, once.
+		o.Notice = joinNotice(o.Notice, searchOffNotice(err))
 	}
 	pickOpts = append(pickOpts, hitOpts...)
 	p := picker.New(picker.ResolverSource(r, o.Current, sessionref.DefaultCandidateLimit), pickOpts...)

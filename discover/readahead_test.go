@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,19 +14,30 @@ import (
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// slowStore answers ReadSurface after a delay and counts the reads under
-// way at once; the session "broken" cannot be read.
-type slowStore struct {
+// gatedStore counts the ReadSurface calls under way at once, without
+// waiting on the clock: a read waits until a second one runs beside it
+// (at most 5 s once, so that a Sync that reads one at a time fails the
+// test instead of hanging); with cancelAt set, the read of that number
+// cancels the Sync and waits for its context to end. The session
+// "broken" cannot be read.
+type gatedStore struct {
 	*fakestore.Store
-	delay        time.Duration
 	mu           sync.Mutex
 	now, most, n int
+	cancelAt     int
+	cancel       context.CancelFunc
+	overlapped   chan struct{} // closed when two reads first run at once, or after 5 s
+	once         sync.Once
 }
 
-func (s *slowStore) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
+func (s *gatedStore) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
 	s.mu.Lock()
 	s.now++
 	s.n++
+	cancelNow := s.cancelAt > 0 && s.n == s.cancelAt
+	if s.now >= 2 {
+		s.once.Do(func() { close(s.overlapped) })
+	}
 	s.most = max(s.most, s.now)
 	s.mu.Unlock()
 	defer func() {
@@ -32,8 +45,15 @@ func (s *slowStore) ReadSurface(ctx context.Context, id string) (sessionref.Surf
 		s.now--
 		s.mu.Unlock()
 	}()
+	if cancelNow {
+		s.cancel()
+		<-ctx.Done()
+		return sessionref.Surface{}, ctx.Err()
+	}
 	select {
-	case <-time.After(s.delay):
+	case <-s.overlapped:
+	case <-time.After(5 * time.Second):
+		s.once.Do(func() { close(s.overlapped) }) // no read ahead: most stays 1
 	case <-ctx.Done():
 		return sessionref.Surface{}, ctx.Err()
 	}
@@ -55,7 +75,7 @@ func TestSyncReadsAhead(t *testing.T) {
 		fs.AppendUser(id, fmt.Sprintf("word%02d is said here", i))
 	}
 	fs.Create("broken", nil, at)
-	store := &slowStore{Store: fs, delay: 20 * time.Millisecond}
+	store := &gatedStore{Store: fs, overlapped: make(chan struct{})}
 	ix, err := Open("", store)
 	if err != nil {
 		t.Fatal(err)
@@ -81,11 +101,9 @@ func TestSyncReadsAhead(t *testing.T) {
 		fs.AppendUser(fmt.Sprintf("s%02d", i), "more")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ix.opts.progress = func(p Progress) {
-		if p.Done == 5 {
-			cancel()
-		}
-	}
+	store.mu.Lock()
+	store.n, store.cancelAt, store.cancel = 0, 6, cancel // the sixth read cancels, under way
+	store.mu.Unlock()
 	if _, err := ix.Sync(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Sync: %v", err)
 	}
@@ -95,11 +113,108 @@ func TestSyncReadsAhead(t *testing.T) {
 	if running != 0 {
 		t.Fatalf("%d reads still running after Sync returned", running)
 	}
-	ix.opts.progress = nil
+	store.mu.Lock()
+	store.cancelAt = 0
+	store.mu.Unlock()
 	if st, err := ix.Sync(context.Background()); err != nil || st.Failed != 1 {
 		t.Fatalf("resumed Sync: %+v, %v", st, err)
 	}
 	if hits, _ := ix.Search(context.Background(), sessionref.Target{}, "later word", 5); len(hits) != 1 {
 		t.Fatalf("a change made before the cancelled Sync is missing: %+v", hits)
 	}
+}
+
+// The read-ahead is bounded by bytes: the first read is alone; reads of
+// small surfaces go four at once; after a surface of over half the bound,
+// one at a time.
+func TestReadAheadBoundedByBytes(t *testing.T) {
+	ra := &readAhead{ctx: context.Background(), done: make(chan struct{})}
+	if !ra.admit() || ra.fits() {
+		t.Fatal("a second read may start before the first one's size is known")
+	}
+	ra.finish(1 << 20)
+	for range 4 {
+		if !ra.fits() {
+			t.Fatalf("%d small reads in flight: no room for one more", ra.inFlight)
+		}
+		ra.admit()
+	}
+	for range 4 {
+		ra.finish(1 << 20)
+	}
+	ra.admit()
+	ra.finish(readAheadBytes/2 + 1)
+	ra.admit()
+	if ra.fits() {
+		t.Fatal("two reads of half the bound may run at once")
+	}
+	ra.finish(10)
+	if !ra.fits() || ra.peak != 4 {
+		t.Fatalf("fits %v, peak %d", ra.fits(), ra.peak)
+	}
+}
+
+// With a store that walks its surfaces, Sync indexes the same text as
+// from whole surfaces, and stops a walk once a session's text is full.
+func TestSyncWalksSurfaces(t *testing.T) {
+	c := newCorpus(t)
+	long := make([]string, 400)
+	for i := range long {
+		long[i] = strings.Repeat("walk ", 100)
+	}
+	c.add(t, "gg", nil, "long", long...)
+	w := &walker{SessionQuery: c.store}
+	ix, err := Open("", w, WithLimits(1<<10, 8<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Open("", c.store, WithLimits(1<<10, 8<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if _, err := plain.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"retry bug", "崩溃", "walk"} {
+		if a, b := found(t, ix, c, sessionref.Target{}, q), found(t, plain, c, sessionref.Target{}, q); !slices.Equal(sorted(a), sorted(b)) {
+			t.Fatalf("%q: walked %v, read %v", q, a, b)
+		}
+	}
+	var a, b string
+	ix.conn().QueryRow(`SELECT body FROM docs JOIN sessions USING (rowid) WHERE id = ?`, c.ids["gg"]).Scan(&a)
+	plain.conn().QueryRow(`SELECT body FROM docs JOIN sessions USING (rowid) WHERE id = ?`, c.ids["gg"]).Scan(&b)
+	if a != b || len(a) == 0 {
+		t.Fatalf("bodies differ: %d and %d bytes", len(a), len(b))
+	}
+	if w.walked >= 400 || w.walked == 0 {
+		t.Fatalf("walked %d events of a session whose first 8 KiB are indexed", w.walked)
+	}
+}
+
+// walker is a store that offers WalkSurface over ReadSurface, counting
+// the events of the long session it passes.
+type walker struct {
+	sessionref.SessionQuery
+	walked int
+}
+
+func (w *walker) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
+	surf, err := w.ReadSurface(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	for i := range surf.Events {
+		if len(surf.Events) > 100 {
+			w.walked++
+		}
+		if !fn(&surf.Events[i]) {
+			break
+		}
+	}
+	return surf.CapturedThroughSeq, nil
 }

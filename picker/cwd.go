@@ -2,6 +2,7 @@ package picker
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -64,16 +65,23 @@ func fetchAll(ctx context.Context, src Source, queries []string) (cands []sessio
 	return merged, more, nil
 }
 
-// rememberMore notes whether the cached answer to query was cut.
+// rememberMore notes whether the cached answer to query was cut. Like
+// the cache, the map is copied before it changes, so a copy of the model
+// never sees this model's notes.
 func (m *Model) rememberMore(query string, more bool) {
-	if !more {
-		delete(m.moreOf, query)
+	k := cacheKey{m.targetKey, query}
+	if m.moreOf[k] == more {
 		return
 	}
+	m.moreOf = maps.Clone(m.moreOf)
 	if m.moreOf == nil {
-		m.moreOf = map[string]bool{}
+		m.moreOf = map[cacheKey]bool{}
 	}
-	m.moreOf[query] = true
+	if more {
+		m.moreOf[k] = true
+	} else {
+		delete(m.moreOf, k)
+	}
 }
 
 // stableSortCandidates orders by rank, then newest first, keeping the

@@ -13,7 +13,11 @@ func (m Model) cursorSession() (string, bool) {
 	if !m.open || m.cursor < 0 || m.cursor >= m.entries() {
 		return "", false
 	}
-	if m.isHit(m.cursor) && m.hitsQuery != m.query || !m.isHit(m.cursor) && m.itemsQuery != m.query {
+	b, j := m.locate(m.cursor)
+	switch {
+	case j < 0 || b.kind == kindHost:
+		return "", false // a host's item: its own rules (hostChoice)
+	case b.kind == kindHits && m.hitsQuery != m.query, b.kind == kindSessions && m.itemsQuery != m.query:
 		return "", false
 	}
 	return m.entry(m.cursor).SessionID, true
@@ -23,14 +27,15 @@ func (m Model) cursorSession() (string, bool) {
 // shows it and can be picked; it reports whether it did.
 func (m *Model) keepCursorOn(id string) bool {
 	for i := range m.entries() {
-		if c := m.entry(i); c.SessionID == id {
-			if _, off := m.disabled(c); off {
-				return false
-			}
-			m.cursor = i
-			m.scrollToCursor()
-			return true
+		if b, j := m.locate(i); j < 0 || b.kind == kindHost || m.entry(i).SessionID != id {
+			continue
 		}
+		if _, off := m.entryDisabled(i); off {
+			return false
+		}
+		m.cursor = i
+		m.scrollToCursor()
+		return true
 	}
 	return false
 }

@@ -2,7 +2,9 @@ package picker
 
 import (
 	"context"
+	"maps"
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -18,12 +20,20 @@ const (
 	DefaultCacheSize = 32
 )
 
-// PickedMsg reports that the user picked a candidate.
+// PickedMsg reports that the user picked an entry: a session (a
+// candidate or a hit), or a host's item (see [Section]).
 type PickedMsg struct {
-	// Candidate is the picked session.
+	// Candidate is the picked session; zero for a host's item.
 	Candidate sessionref.Candidate
-	// Mention is its canonical mention text, @[label](dsh-session:…).
+	// Mention is its canonical mention text, @[label](dsh-session:…);
+	// "" for a host's item.
 	Mention string
+	// Section is the ID of the section picked from: [SessionsID],
+	// [MessagesID] or a host's.
+	Section string
+	// Item is the picked host's item, as its source gave it; nil for a
+	// session.
+	Item *Item
 }
 
 // DismissedMsg reports that the user closed the picker without a pick:
@@ -36,12 +46,15 @@ type DismissedMsg struct{}
 type FetchedMsg struct {
 	picker     int64
 	seq        uint64
+	target     string
 	Query      string
 	Candidates []sessionref.Candidate
 	// More says the source matched more sessions than it listed (its
 	// limit); the popup then says that typing filters.
 	More bool
 	Err  error
+	// cancelled says the fetch's context had ended when it returned.
+	cancelled bool
 }
 
 // NewFetchedMsg builds the answer to p's newest query, for tests and for
@@ -49,7 +62,7 @@ type FetchedMsg struct {
 // source had returned cands and err. It is dropped when query is not p's
 // current query, or when that query is answered already.
 func NewFetchedMsg(p Model, query string, cands []sessionref.Candidate, err error) FetchedMsg {
-	return FetchedMsg{picker: p.id, seq: p.seq, Query: query, Candidates: cands, Err: err}
+	return FetchedMsg{picker: p.id, seq: p.seq, target: p.targetKey, Query: query, Candidates: cands, Err: err}
 }
 
 // slowMsg fires when a fetch has been pending for a while.
@@ -79,6 +92,13 @@ var lastID atomic.Int64
 //
 // Model is a value: methods that change it return the new Model (or take
 // a pointer, for setters), as bubbles components do.
+//
+// A copy is safe to keep, draw and change. It shares with the model it
+// was copied from only the running fetch and search: a copy's Close, Open
+// or SetQuery cancels them, and the model it was copied from, which still
+// waits for their answers, asks its sources again when a cancelled answer
+// reaches its Update, so it shows the answer and never the cancellation.
+// The cache of answers is copied on write.
 type Model struct {
 	id     int64
 	source Source
@@ -87,10 +107,12 @@ type Model struct {
 
 	maxRows   int
 	slowAfter time.Duration
+	tick      func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	cacheSize int
 	now       func() time.Time
 	home      string
 	disable   DisableFunc
+	age       func(sessionref.Candidate) time.Time // see WithAge; nil: CreatedAt
 
 	open    bool
 	query   string
@@ -101,6 +123,10 @@ type Model struct {
 	// acceptOnArrival is set when Tab or Enter came before the answer to
 	// the current query: the first enabled row of that answer is picked.
 	acceptOnArrival bool
+	// chose is set when the user moved the cursor (a key, the mouse)
+	// since the query changed: a section's late answer then leaves the
+	// highlight on the row chosen.
+	chose bool
 	// notice explains the last pick that could not be made; nudged says
 	// the user just asked for one, so the reason shows as a warning.
 	notice string
@@ -114,10 +140,25 @@ type Model struct {
 	cursor     int
 	offset     int
 
-	cache     map[string][]sessionref.Candidate
-	more      bool            // the source listed fewer than match itemsQuery
-	moreOf    map[string]bool // the cached answers that listed fewer
-	cacheKeys []string
+	// The host's sections (see Section), the order of all sections by
+	// ID (see WithOrder), and whether an empty '@' lists no sessions.
+	sections          []hostSection
+	order             []string
+	noSessionsOnEmpty bool
+
+	// cache holds recent answers, keyed by target and query; moreOf
+	// those the source's limit cut, and more whether the rows shown are
+	// such an answer.
+	cache     map[cacheKey][]sessionref.Candidate
+	cacheKeys []cacheKey
+	moreOf    map[cacheKey]bool
+	more      bool
+
+	// target is the session the candidates are listed for, once set
+	// (see SetTarget); targetKey is its comparable form.
+	target    sessionref.Target
+	hasTarget bool
+	targetKey string
 
 	// The "in messages" section: hitsAll is the hit source's answer to
 	// hitsQuery, hits the part of it shown (sessions not among items).
@@ -146,6 +187,14 @@ func WithMaxRows(n int) Option { return func(m *Model) { m.maxRows = max(1, n) }
 
 // WithSlowAfter sets how long a fetch runs before "searching…" shows.
 func WithSlowAfter(d time.Duration) Option { return func(m *Model) { m.slowAfter = d } }
+
+// WithTick sets how the picker waits before showing "searching…": a
+// function with tea.Tick's signature (the default). A test gives one
+// that answers at once, or never, so that no keystroke waits on the
+// wall clock.
+func WithTick(tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd) Option {
+	return func(m *Model) { m.tick = tick }
+}
 
 // WithClock sets the clock for ages ("3h ago").
 func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = now } }
@@ -176,6 +225,7 @@ func New(src Source, opts ...Option) Model {
 		styles:    DefaultStyles(true),
 		maxRows:   DefaultMaxRows,
 		slowAfter: DefaultSlowAfter,
+		tick:      tea.Tick,
 		cacheSize: DefaultCacheSize,
 		now:       time.Now,
 		home:      home,
@@ -203,7 +253,7 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
 func (m Model) KeyMap() KeyMap {
-	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.pending || m.hitsPending)
+	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
 }
 
 // SetDisable replaces the disable rule; hosts call it when what makes a
@@ -216,7 +266,9 @@ func (m Model) IsOpen() bool { return m.open }
 // Query returns the current query.
 func (m Model) Query() string { return m.query }
 
-// Items returns the rows shown, which answer Query only when Fresh.
+// Items returns the candidates shown (the sessions section), which
+// answer Query only when Fresh. See [Model.Hits] and
+// [Model.SectionItems] for the other sections.
 func (m Model) Items() []sessionref.Candidate { return m.items }
 
 // Fresh reports whether the rows answer the current query.
@@ -235,22 +287,36 @@ func (m Model) Cursor() int { return m.cursor }
 func (m Model) Accepting() bool { return m.open && m.acceptOnArrival }
 
 // Highlighted returns the highlighted candidate or hit, when there is
-// one that answers the current query and can be picked.
+// one that answers the current query and can be picked. A highlighted
+// host's item is no session: see [Model.HighlightedItem].
 func (m Model) Highlighted() (sessionref.Candidate, bool) {
+	i, ok := m.highlightedEntry()
+	if !ok {
+		return sessionref.Candidate{}, false
+	}
+	if b, _ := m.locate(i); b.kind == kindHost {
+		return sessionref.Candidate{}, false
+	}
+	return m.entry(i), true
+}
+
+// highlightedEntry is the highlighted entry, of any section, when it
+// answers the current query and can be picked.
+func (m Model) highlightedEntry() (int, bool) {
 	if !m.open || m.cursor < 0 || m.cursor >= m.entries() || !m.entryFresh(m.cursor) {
-		return sessionref.Candidate{}, false
+		return 0, false
 	}
-	c := m.entry(m.cursor)
-	if _, off := m.disabled(c); off {
-		return sessionref.Candidate{}, false
+	if _, off := m.entryDisabled(m.cursor); off {
+		return 0, false
 	}
-	return c, true
+	return m.cursor, true
 }
 
 // Pickable reports whether Tab or Enter would pick a row now: the picker
-// is open and a row on screen answers the current query and is enabled.
+// is open and a row on screen, of any section, answers the current query
+// and is enabled.
 func (m Model) Pickable() bool {
-	_, ok := m.Highlighted()
+	_, ok := m.highlightedEntry()
 	return ok
 }
 
@@ -294,6 +360,7 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.cacheKeys = nil
 	m.items, m.itemsQuery, m.err = nil, "", nil
 	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
+	m.clearSections()
 	m.cursor, m.offset = 0, 0
 	return m.runQuery(query)
 }
@@ -305,6 +372,7 @@ func (m Model) Close() Model {
 	m.notice, m.nudged = "", false
 	m.stopFetch()
 	m.stopHits()
+	m.stopSections()
 	m.pending, m.slow, m.hitsPending = false, false, false
 	return m
 }
@@ -340,30 +408,35 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 // runQuery makes query current and answers it, from the cache or a fetch.
 func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.query = query
+	m.chose = false
 	m.acceptOnArrival = false
 	m.notice, m.nudged = "", false
 	m.stopFetch()
 	m.seq++
 	hits := m.startHits()
-	if cands, ok := m.cache[query]; ok {
+	items := m.startSections()
+	if !m.sessionsAnswer(query) {
+		m.pending, m.slow = false, false
+		m.setItems(query, nil, nil)
+		return m, tea.Batch(hits, items, m.slowTickIfPending())
+	}
+	if cands, ok := m.cache[cacheKey{m.targetKey, query}]; ok {
 		m.pending, m.slow = false, false
 		m.setItems(query, cands, nil)
-		m.more = m.moreOf[query]
-		return m, hits
+		m.more = m.moreOf[cacheKey{m.targetKey, query}]
+		return m, tea.Batch(hits, items, m.slowTickIfPending())
 	}
 	m.pending, m.slow = true, false
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := m.fetchContext()
 	m.cancel = cancel
-	fetch := fetchCmd(m.source, ctx, m.id, m.seq, query, m.sourceQueries(query))
-	id, seq := m.id, m.seq
-	slow := tea.Tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
-	return m, tea.Batch(fetch, slow, hits)
+	fetch := fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, query, m.sourceQueries(query))
+	return m, tea.Batch(fetch, m.slowTick(), hits, items)
 }
 
-func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, query string, asked []string) tea.Cmd {
+func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, target, query string, asked []string) tea.Cmd {
 	return func() tea.Msg {
 		cands, more, err := fetchAll(ctx, src, asked)
-		return FetchedMsg{picker: id, seq: seq, Query: query, Candidates: cands, More: more, Err: err}
+		return FetchedMsg{picker: id, seq: seq, target: target, Query: query, Candidates: cands, More: more, Err: err, cancelled: ctx.Err() != nil}
 	}
 }
 
@@ -375,23 +448,40 @@ func (m *Model) stopFetch() {
 }
 
 func (m *Model) setItems(query string, cands []sessionref.Candidate, err error) {
+	id, at, chose := m.hostChoice()
 	m.items, m.itemsQuery, m.err = cands, query, err
 	m.filterHits()
 	m.cursor, m.offset = 0, 0
+	if chose && m.restoreCursor(id, at) {
+		m.scrollToCursor() // the host's item the user moved to stays highlighted
+		return
+	}
 	m.skipDisabled(1)
 }
 
+// cacheKey is what a cached answer answers: a query asked for a target.
+type cacheKey struct{ target, query string }
+
+// remember caches an answer. The map and the key list are copied first,
+// so that a copy of the model never sees this model's answers (nor the
+// other way round); they hold at most cacheSize entries.
 func (m *Model) remember(query string, cands []sessionref.Candidate) {
+	m.cache = maps.Clone(m.cache)
 	if m.cache == nil {
-		m.cache = make(map[string][]sessionref.Candidate)
+		m.cache = make(map[cacheKey][]sessionref.Candidate)
 	}
-	if _, ok := m.cache[query]; !ok {
-		m.cacheKeys = append(m.cacheKeys, query)
+	m.cacheKeys = slices.Clone(m.cacheKeys)
+	k := cacheKey{m.targetKey, query}
+	if _, ok := m.cache[k]; !ok {
+		m.cacheKeys = append(m.cacheKeys, k)
 	}
-	m.cache[query] = cands
+	m.cache[k] = cands
 	for len(m.cacheKeys) > m.cacheSize {
 		delete(m.cache, m.cacheKeys[0])
-		delete(m.moreOf, m.cacheKeys[0])
+		if m.moreOf[m.cacheKeys[0]] {
+			m.moreOf = maps.Clone(m.moreOf)
+			delete(m.moreOf, m.cacheKeys[0])
+		}
 		m.cacheKeys = m.cacheKeys[1:]
 	}
 }

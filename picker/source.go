@@ -30,6 +30,12 @@ func (f SourceFunc) Candidates(ctx context.Context, query string) ([]sessionref.
 // [ResolverMaxAge] after a read, so the keystrokes of one burst of typing
 // are one substring scan each even over a store without
 // sessionref.TitleLister. [Model.Refresh] makes it read the store again.
+//
+// A host that switches sessions need not build a new source: after
+// [Model.SetTarget] the picker's fetches carry the new target in their
+// context (see [TargetFromContext]) and the source ranks for it instead
+// of target. The read of the store it reuses was made for one target, so
+// the first query after a switch reads the store again.
 func ResolverSource(r *sessionref.Resolver, target sessionref.Target, limit int) Source {
 	if limit < 1 {
 		limit = sessionref.DefaultCandidateLimit
@@ -50,13 +56,21 @@ type resolverSource struct {
 }
 
 func (s resolverSource) Candidates(ctx context.Context, query string) ([]sessionref.Candidate, error) {
-	return s.l.ListCandidates(ctx, s.target, query, s.limit)
+	t := s.target
+	if ct, ok := TargetFromContext(ctx); ok {
+		t = ct
+	}
+	return s.l.ListCandidates(ctx, t, query, s.limit)
 }
 
 // CandidatesMore lists one more than the limit to learn whether the
 // limit cut the list.
 func (s resolverSource) CandidatesMore(ctx context.Context, query string) ([]sessionref.Candidate, bool, error) {
-	cs, err := s.l.ListCandidates(ctx, s.target, query, s.limit+1)
+	t := s.target
+	if ct, ok := TargetFromContext(ctx); ok {
+		t = ct
+	}
+	cs, err := s.l.ListCandidates(ctx, t, query, s.limit+1)
 	if err != nil || len(cs) <= s.limit {
 		return cs, false, err
 	}
@@ -77,3 +91,23 @@ func (s resolverSource) Forget() { s.l.Forget() }
 // forgetter is a Source that keeps reads of its store between queries
 // and can be told to drop them.
 type forgetter interface{ Forget() }
+
+// WithAge sets the time each row's age column counts from: [Created] (the
+// default) or [LastActive], for a host whose store lists sessions by
+// their last activity, or the host's own. A zero time shows as unknown.
+func WithAge(f func(sessionref.Candidate) time.Time) Option {
+	return func(m *Model) { m.age = f }
+}
+
+// Created is a candidate's creation time, what the age column shows by
+// default.
+func Created(c sessionref.Candidate) time.Time { return time.UnixMilli(c.CreatedAt) }
+
+// LastActive is a candidate's last activity ([sessionref.Candidate.UpdatedAt])
+// when its store gives one, else its creation time.
+func LastActive(c sessionref.Candidate) time.Time {
+	if c.UpdatedAt != 0 {
+		return time.UnixMilli(c.UpdatedAt)
+	}
+	return Created(c)
+}

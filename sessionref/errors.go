@@ -2,7 +2,7 @@ package sessionref
 
 import (
 	"errors"
-	"fmt"
+	"strings"
 )
 
 // Code classifies an [Error]. The values are the reference service's own, so
@@ -39,14 +39,48 @@ type Error struct {
 	Cause error
 	// SessionID names the session the error is about, when there is one.
 	SessionID string
+	// Label is the label the message gave that session, when known.
+	Label string
 }
 
-// Error implements error.
+// Error implements error. An error about one session starts by naming
+// it, with the label the message gave it and its short id (the first 8
+// characters of a UUID), both made safe to print on one line:
+//
+//	session "Fix the parser" (81a83c14): failed to read referenced session: permission denied
+//	session 81a83c14: referenced session does not fit in 16 bytes
 func (e *Error) Error() string {
-	if e.Cause != nil {
-		return fmt.Sprintf("%s: %s", e.Msg, e.Cause)
+	var b strings.Builder
+	if who := e.session(); who != "" {
+		b.WriteString(who)
+		b.WriteString(": ")
 	}
-	return e.Msg
+	msg := e.Msg
+	if msg == "" && e.Cause == nil {
+		msg = string(e.Code)
+	}
+	b.WriteString(msg)
+	if e.Cause != nil {
+		if msg != "" {
+			b.WriteString(": ")
+		}
+		b.WriteString(errText(e.Cause))
+	}
+	return b.String()
+}
+
+// session names the session the error is about for Error: its label
+// (when it says more than the id) and short id.
+func (e *Error) session() string {
+	switch {
+	case e.SessionID == "" && e.Label == "":
+		return ""
+	case e.SessionID == "":
+		return "session " + `"` + clipRunes(safeLine(e.Label), maxLabelRunes) + `"`
+	case e.Label == "" || e.Label == e.SessionID:
+		return "session " + shortID(e.SessionID)
+	}
+	return "session " + `"` + clipRunes(safeLine(e.Label), maxLabelRunes) + `"` + " (" + shortID(e.SessionID) + ")"
 }
 
 // Unwrap returns the cause, so errors.Is(err, context.Canceled) works.

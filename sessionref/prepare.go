@@ -138,8 +138,8 @@ func (r *Resolver) Prepare(ctx context.Context, t Target, content []Block, refs 
 			return Prepared{}, cancelled(context.Cause(ctx))
 		}
 		if !ok {
-			e := newError(CodeBudgetExceeded, fmt.Sprintf("referenced session %s does not fit in %d bytes", quote(src.id), r.cfg.MaxReferenceBytes), nil)
-			e.SessionID = src.id
+			e := newError(CodeBudgetExceeded, fmt.Sprintf("referenced session does not fit in %d bytes", r.cfg.MaxReferenceBytes), nil)
+			e.SessionID, e.Label = src.id, src.label
 			return Prepared{}, e
 		}
 		if i > 0 {
@@ -205,8 +205,8 @@ func (r *Resolver) normalize(t Target, refs []Reference) ([]normalized, error) {
 			return nil, newError(CodeInvalidReference, "label "+quote(label)+" is not valid UTF-8", nil)
 		}
 		if ref.SessionID == t.ID {
-			e := newError(CodeSelfReference, fmt.Sprintf("session %s cannot reference itself", quote(ref.SessionID)), nil)
-			e.SessionID = ref.SessionID
+			e := newError(CodeSelfReference, "a message cannot reference the session it is written in", nil)
+			e.SessionID, e.Label = ref.SessionID, label
 			return nil, e
 		}
 		if seen[ref.SessionID] {
@@ -235,7 +235,7 @@ func (r *Resolver) readAll(ctx context.Context, sources []normalized) ([]Surface
 	ch := make(chan result, len(sources))
 	for i, src := range sources {
 		go func() {
-			s, err := race(readCtx, func(ctx context.Context) (Surface, error) { return r.q.ReadSurface(ctx, src.id) })
+			s, err := callCancellable(readCtx, func(ctx context.Context) (Surface, error) { return r.q.ReadSurface(ctx, src.id) })
 			ch <- result{i, s, err}
 		}()
 	}
@@ -253,7 +253,7 @@ func (r *Resolver) readAll(ctx context.Context, sources []normalized) ([]Surface
 				return nil, cancelled(context.Cause(ctx))
 			}
 			e := newError(CodeReadFailed, "failed to read referenced session", res.err)
-			e.SessionID = sources[res.i].id
+			e.SessionID, e.Label = sources[res.i].id, sources[res.i].label
 			return nil, e
 		}
 	}

@@ -53,8 +53,15 @@ type SessionHeader struct {
 	ID string `json:"id"`
 	// Cwd is the session's working directory; nil when it has none.
 	Cwd *string `json:"cwd"`
-	// CreatedAt is the creation time in Unix milliseconds.
+	// CreatedAt is the creation time in Unix milliseconds: use [Millis]
+	// to set it from a time.Time, and [CheckStore] in the store's tests
+	// to catch seconds written here by mistake.
 	CreatedAt int64 `json:"createdAt,omitempty"`
+	// UpdatedAt is the session's last activity in Unix milliseconds, for
+	// a store that knows it (and may list by it, newest first); 0 when
+	// unknown. It is copied to [Candidate.UpdatedAt], so a picker can show
+	// how long ago a session was last used instead of when it was made.
+	UpdatedAt int64 `json:"updatedAt,omitempty"`
 }
 
 // TitleResult is one session's title lookup.
@@ -95,6 +102,11 @@ type Candidate struct {
 	Cwd *string `json:"cwd,omitempty"`
 	// CreatedAt is its creation time in Unix milliseconds.
 	CreatedAt int64 `json:"createdAt"`
+	// UpdatedAt is its last activity in Unix milliseconds, from
+	// [SessionHeader.UpdatedAt]; 0 (and absent from the JSON) when the
+	// store does not say. Not part of the reference's wire form, which
+	// it leaves unchanged.
+	UpdatedAt int64 `json:"updatedAt,omitempty"`
 	// Mention is the canonical mention text; only set by
 	// [Resolver.ListMentionCandidates].
 	Mention string `json:"mention,omitempty"`

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -82,25 +82,25 @@ func TestIndexFlags(t *testing.T) {
 	}
 }
 
-// TestBoundMemory: a big generated corpus runs under a soft memory limit
-// of 1.25 × the store + 384 MiB; a small one, or GOMEMLIMIT set, is left
-// alone.
-func TestBoundMemory(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "")
-	was := debug.SetMemoryLimit(-1)
-	defer debug.SetMemoryLimit(was)
-	boundMemory(300)
-	if got := debug.SetMemoryLimit(-1); got != was {
-		t.Fatalf("a small corpus set a limit of %d", got)
+// With no cache directory to put the index in, the demo starts without
+// full-text search and says why, rather than failing.
+func TestIndexWithoutCacheDir(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || runtime.GOOS == "ios" || runtime.GOOS == "plan9" {
+		t.Skip("the cache directory comes from XDG_CACHE_HOME and HOME on this system only")
 	}
-	boundMemory(100000)
-	if got, want := debug.SetMemoryLimit(-1), int64(100000)*storeBytesPerSession*5/4+384<<20; got != want {
-		t.Fatalf("limit %d, want %d", got, want)
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	f, err := parseFlags([]string{"--sessions", t.TempDir()}, noEnv)
+	if err != nil {
+		t.Fatal(err)
 	}
-	debug.SetMemoryLimit(was)
-	t.Setenv("GOMEMLIMIT", "8GiB")
-	boundMemory(100000)
-	if got := debug.SetMemoryLimit(-1); got != was {
-		t.Fatalf("GOMEMLIMIT set, yet a limit of %d", got)
+	o := demo.Options{Notice: "2 logs skipped"}
+	done, err := addIndex(&o, f)
+	if err != nil {
+		t.Fatalf("no cache directory: %v", err)
+	}
+	done()
+	if o.Discover || !strings.HasPrefix(o.Notice, "2 logs skipped · full-text search is off") {
+		t.Fatalf("discover %v, notice %q", o.Discover, o.Notice)
 	}
 }

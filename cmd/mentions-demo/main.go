@@ -18,6 +18,7 @@ import (
 
 	"github.com/dshkit/mentions/demo"
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -27,12 +28,15 @@ func main() {
 
 // run is the command without the process: it returns the exit code.
 // A bad command line is one line naming the flag, the usage hint, and 1.
+// Every line it writes passes through the terminal sanitiser: a path or
+// value from the command line or the environment (--sessions, DSH_HOME)
+// never reaches the terminal as control bytes.
 func run(args []string, stdout, stderr io.Writer) int {
 	f, err := parseFlags(args, os.Getenv)
 	var bad *FlagError
 	switch {
 	case errors.As(err, &bad):
-		fmt.Fprintf(stderr, "mentions-demo: %v\n%s\n", bad, usageHint)
+		fmt.Fprintf(stderr, "mentions-demo: %s\n%s\n", textutil.Inline(bad.Error()), usageHint)
 		return 1
 	case f.help:
 		printUsage(stdout)
@@ -41,9 +45,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := start(f); err != nil {
 		if errors.As(err, &bad) {
 			// A flag's value that only opening it could check (--sessions).
-			fmt.Fprintf(stderr, "mentions-demo: %v\n%s\n", bad, usageHint)
+			fmt.Fprintf(stderr, "mentions-demo: %s\n%s\n", textutil.Inline(bad.Error()), usageHint)
 		} else {
-			fmt.Fprintln(stderr, "mentions-demo:", runError(err))
+			fmt.Fprintln(stderr, "mentions-demo:", textutil.Inline(runError(err)))
 		}
 		return 1
 	}
@@ -69,7 +73,17 @@ func runError(err error) string {
 	return s
 }
 
+// softMemory is the demo's soft memory limit beside its generated corpus
+// (about 12 KB a session, counted at 16): what it reads is bounded (see
+// dshlog's and discover's package docs), and the limit keeps the
+// collector from letting the heap grow to twice that before it runs.
+// GOMEMLIMIT, when set, wins.
+const softMemory = 320 << 20
+
 func start(f flags) error {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemory + int64(f.count)*16<<10)
+	}
 	home, _ := os.UserHomeDir()
 	store := fakestore.New()
 	now := time.Now()
@@ -87,7 +101,6 @@ func start(f flags) error {
 	store.SetTitle(current.ID, title)
 	store.SetLatency(f.latency)
 
-	boundMemory(f.count)
 	opts := demo.Options{
 		Store: store, Current: current, Title: title, Home: home,
 		StoreName: fmt.Sprintf("fakestore, %d sessions", f.count),
@@ -111,21 +124,6 @@ func start(f flags) error {
 	}
 	_, err = tea.NewProgram(m).Run()
 	return errors.Join(err, m.Close())
-}
-
-// storeBytesPerSession is what the embedded store holds for one
-// generated session, measured (the live heap after seeding 20,000).
-const storeBytesPerSession = 12_500
-
-// boundMemory sets a soft memory limit for a big generated corpus: the
-// store holds every session in memory, and without a limit the garbage
-// collector lets the heap grow to twice that while the corpus is built
-// and indexed. GOMEMLIMIT, when set, is left to say.
-func boundMemory(count int) {
-	if count <= memoryIndexMax || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetMemoryLimit(int64(count)*storeBytesPerSession*5/4 + 384<<20)
 }
 
 // seedBatch is how many sessions one Seed call makes: small enough that

@@ -1,0 +1,84 @@
+package picker
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// targetCtxKey is the context key of the session a query is asked for.
+type targetCtxKey struct{}
+
+// ContextWithTarget returns a copy of ctx that carries t, the session the
+// message being written belongs to. The picker gives every fetch it
+// starts such a context once a target was set (see [Model.SetTarget]);
+// the composer does the same for a submit. Sources read it back with
+// [TargetFromContext].
+func ContextWithTarget(ctx context.Context, t sessionref.Target) context.Context {
+	return context.WithValue(ctx, targetCtxKey{}, t)
+}
+
+// TargetFromContext returns the target a fetch or a submit was started
+// for, when its context carries one (see [ContextWithTarget]). A host's
+// [ItemSource] that depends on the current session (its folder's files,
+// say) reads it here rather than from state shared with Update.
+func TargetFromContext(ctx context.Context) (sessionref.Target, bool) {
+	t, ok := ctx.Value(targetCtxKey{}).(sessionref.Target)
+	return t, ok
+}
+
+// targetKey is a comparable form of a target, for the cache and for
+// telling an answer for the old target from one for the new.
+func targetKey(t sessionref.Target) string {
+	if t.Cwd == nil {
+		return t.ID + "\x00"
+	}
+	return t.ID + "\x01" + *t.Cwd
+}
+
+// WithTarget sets the session the picker lists candidates for, as
+// [Model.SetTarget] does later.
+func WithTarget(t sessionref.Target) Option {
+	return func(m *Model) { m.target, m.hasTarget, m.targetKey = t, true, targetKey(t) }
+}
+
+// Target returns the session the picker lists candidates for, when one
+// was set with [WithTarget] or [Model.SetTarget].
+func (m Model) Target() (sessionref.Target, bool) { return m.target, m.hasTarget }
+
+// SetTarget tells the picker that the host switched to another session:
+// from now on every fetch carries t in its context, a [ResolverSource]
+// ranks for t instead of the target it was built with, and the cache,
+// which is keyed by target, answers only queries asked for t. An answer
+// to a query asked for the old target is dropped when it arrives. When the
+// picker is open its rows are cleared (they ranked for the old session,
+// and the session itself may be among them) and every section is asked
+// again; a pick waiting for its first match is dropped. Setting the same
+// target again does nothing.
+func (m Model) SetTarget(t sessionref.Target) (Model, tea.Cmd) {
+	key := targetKey(t)
+	if m.hasTarget && key == m.targetKey {
+		m.target = t
+		return m, nil
+	}
+	m.target, m.hasTarget, m.targetKey = t, true, key
+	if !m.open {
+		return m, nil
+	}
+	m.items, m.itemsQuery, m.err = nil, "", nil
+	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
+	m.clearSections() // a host's section may depend on the session too
+	m.cursor, m.offset = 0, 0
+	return m.runQuery(m.query)
+}
+
+// fetchContext is a new context for one fetch, carrying the target.
+func (m Model) fetchContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if m.hasTarget {
+		ctx = ContextWithTarget(ctx, m.target)
+	}
+	return ctx, cancel
+}

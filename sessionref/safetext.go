@@ -1,0 +1,192 @@
+package sessionref
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// safeLine makes untrusted text (a label, an id, a store's error text)
+// safe to show inside one line of a terminal or any other display,
+// without the width tables a terminal UI needs:
+//
+//   - invalid UTF-8 shows as U+FFFD, one per bad byte;
+//   - line feed, carriage return and tab become one space each;
+//   - every other rune that a terminal acts on or draws invisibly (C0 and
+//     C1 controls, DEL, format characters such as bidi overrides and
+//     zero-width spaces, other default-ignorable code points, the line
+//     and paragraph separators, noncharacters) is shown as a visible
+//     escape: \xNN below U+0100, \uNNNN in the BMP, \UNNNNNNNN above,
+//     upper-case hex;
+//   - a zero-width joiner between two symbols (an emoji ZWJ sequence), a
+//     variation selector after a symbol or a keycap base, and the tag
+//     characters after a black flag are kept, so emoji stay whole.
+//
+// The escapes are the ones the components' own sanitiser prints, so a UI
+// that sanitises the result again leaves it as it is.
+func safeLine(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7F {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	var prev rune = -1 // the previous rune written verbatim, -1 when escaped
+	inFlag := false    // inside a black flag's tag sequence
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+			prev, inFlag = utf8.RuneError, false
+			continue
+		}
+		var keep bool
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+			prev, inFlag = ' ', false
+			continue
+		case r == '\u200D': // zero-width joiner
+			next, _ := utf8.DecodeRuneInString(s[i:])
+			keep = prev >= 0 && isSymbol(prev) && isSymbol(next)
+		case unicode.Is(unicode.Variation_Selector, r):
+			keep = prev >= 0 && (isSymbol(prev) || isKeycapBase(prev))
+		case r >= 0xE0020 && r <= 0xE007F: // tag characters
+			keep = inFlag
+			if r == 0xE007F {
+				inFlag = false
+			}
+			if keep {
+				b.WriteRune(r)
+				continue // prev stays the flag
+			}
+		default:
+			keep = !hiddenRune(r)
+		}
+		if keep {
+			b.WriteRune(r)
+			if r != '\u200D' && !unicode.Is(unicode.Variation_Selector, r) {
+				prev = r
+			}
+			inFlag = r == '\U0001F3F4'
+			continue
+		}
+		writeEscape(&b, r)
+		prev, inFlag = -1, false
+	}
+	return b.String()
+}
+
+// isSymbol reports whether r is an emoji-like symbol that a joiner or a
+// variation selector may follow.
+func isSymbol(r rune) bool {
+	return unicode.In(r, unicode.So, unicode.Sk) || r >= 0x1F000 && r <= 0x1FAFF
+}
+
+func isKeycapBase(r rune) bool { return r >= '0' && r <= '9' || r == '#' || r == '*' }
+
+// hiddenRune reports whether r is drawn invisibly or acted on by a
+// terminal.
+func hiddenRune(r rune) bool {
+	return unicode.IsControl(r) ||
+		unicode.Is(unicode.Cf, r) ||
+		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+		unicode.Is(unicode.Variation_Selector, r) ||
+		r == '\u2028' || r == '\u2029' ||
+		unicode.Is(unicode.Noncharacter_Code_Point, r)
+}
+
+func writeEscape(b *strings.Builder, r rune) {
+	hex := strings.ToUpper(strconv.FormatUint(uint64(r), 16))
+	switch {
+	case r < 0x100:
+		b.WriteString(`\x` + strings.Repeat("0", 2-len(hex)))
+	case r <= 0xFFFF:
+		b.WriteString(`\u` + strings.Repeat("0", 4-len(hex)))
+	default:
+		b.WriteString(`\U` + strings.Repeat("0", 8-len(hex)))
+	}
+	b.WriteString(hex)
+}
+
+// shortIDRunes is the most runes shortID keeps of an id that is not a
+// UUID.
+const shortIDRunes = 12
+
+// shortID returns the form of a session id that people read beside a
+// label: the first 8 characters of a UUID, an id of at most shortIDRunes
+// runes as it is, else its start and end around "…"; made safe to print.
+func shortID(id string) string {
+	id = safeLine(id)
+	if isUUIDText(id) {
+		return id[:8]
+	}
+	rs := []rune(id)
+	if len(rs) <= shortIDRunes {
+		return id
+	}
+	head := (shortIDRunes - 1) / 2
+	tail := shortIDRunes - 1 - head
+	return string(rs[:head]) + "…" + string(rs[len(rs)-tail:])
+}
+
+// isUUIDText reports whether s is a UUID in its 36-character text form.
+func isUUIDText(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maxLabelRunes is the most runes of a label an error message repeats.
+const maxLabelRunes = 60
+
+// clipRunes cuts s to at most n runes, ending in "…" when cut.
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	rs := []rune(s)
+	return string(rs[:n-1]) + "…"
+}
+
+// formatBytes writes a byte count as people read it: "512 B", "64 KiB",
+// "1.5 MiB".
+func formatBytes(n int) string {
+	unit, div := "", 1
+	switch {
+	case n >= 1<<30 || n <= -1<<30:
+		unit, div = "GiB", 1<<30
+	case n >= 1<<20 || n <= -1<<20:
+		unit, div = "MiB", 1<<20
+	case n >= 1<<10 || n <= -1<<10:
+		unit, div = "KiB", 1<<10
+	default:
+		return strconv.Itoa(n) + " B"
+	}
+	if n%div == 0 {
+		return strconv.Itoa(n/div) + " " + unit
+	}
+	return strconv.FormatFloat(float64(n)/float64(div), 'f', 1, 64) + " " + unit
+}
