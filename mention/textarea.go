@@ -83,9 +83,10 @@ func (a *Textarea) Reset(ta *textarea.Model) {
 	a.closePicker()
 }
 
-// TakePick returns a pick of a row the adapter did not insert itself: a
-// row of a host's own section (see picker.WithSection), for the host to
-// insert or attach. The adapter takes session picks itself.
+// TakePick returns the last pick of a row of a host's own section (see
+// picker.WithSection): the adapter has already replaced the @query with
+// the item's Insert text; a host that attaches the item reads its Value.
+// Session picks are the adapter's own: they become tokens.
 func (a *Textarea) TakePick() (picker.PickedMsg, bool) {
 	if a.item == nil {
 		return picker.PickedMsg{}, false
@@ -176,7 +177,11 @@ func (a *Textarea) updatePicker(ta *textarea.Model, msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmd, a.show(ta, res))
 	case picked:
-		a.tracker.Close()
+		// A host's item: its Insert replaces the @query (an empty one
+		// just removes it), and the pick waits for TakePick, for a host
+		// that attaches the item's Value.
+		res := a.tracker.Replace(p.Item.Insert, nil, cursorOffset(*ta))
+		a.apply(ta, res)
 		a.item = &p
 		return cmd
 	case !a.picker.IsOpen():
@@ -316,4 +321,13 @@ func setCursor(ta *textarea.Model, text string, at int) {
 		ta.CursorDown()
 	}
 	ta.SetCursorColumn(col)
+}
+
+// SetTarget tells the picker the session the draft is now written in (a
+// host switched sessions): its next fetches rank for it, and an answer
+// for the old session is never shown. See picker.Model.SetTarget.
+func (a *Textarea) SetTarget(t sessionref.Target) tea.Cmd {
+	var cmd tea.Cmd
+	a.picker, cmd = a.picker.SetTarget(t)
+	return cmd
 }

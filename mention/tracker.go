@@ -222,7 +222,7 @@ func (t *Tracker) Replace(text string, tok *Span, cursor int) Result {
 	}
 	start, end = min(max(start, 0), len(t.text)), min(max(end, 0), len(t.text))
 	insert := text
-	if r, _ := utf8.DecodeRuneInString(t.text[end:]); end == len(t.text) || !unicode.IsSpace(r) || r == '\n' {
+	if r, _ := utf8.DecodeRuneInString(t.text[end:]); text != "" && (end == len(t.text) || !unicode.IsSpace(r) || r == '\n') {
 		insert += " "
 	}
 	newText := t.text[:start] + insert + t.text[end:]

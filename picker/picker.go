@@ -20,12 +20,20 @@ const (
 	DefaultCacheSize = 32
 )
 
-// PickedMsg reports that the user picked a candidate.
+// PickedMsg reports that the user picked an entry: a session (a
+// candidate or a hit), or a host's item (see [Section]).
 type PickedMsg struct {
-	// Candidate is the picked session.
+	// Candidate is the picked session; zero for a host's item.
 	Candidate sessionref.Candidate
-	// Mention is its canonical mention text, @[label](dsh-session:…).
+	// Mention is its canonical mention text, @[label](dsh-session:…);
+	// "" for a host's item.
 	Mention string
+	// Section is the ID of the section picked from: [SessionsID],
+	// [MessagesID] or a host's.
+	Section string
+	// Item is the picked host's item, as its source gave it; nil for a
+	// session.
+	Item *Item
 }
 
 // DismissedMsg reports that the user closed the picker without a pick:
@@ -101,6 +109,7 @@ type Model struct {
 	now       func() time.Time
 	home      string
 	disable   DisableFunc
+	age       func(sessionref.Candidate) time.Time // see WithAge; nil: CreatedAt
 
 	open    bool
 	query   string
@@ -111,6 +120,10 @@ type Model struct {
 	// acceptOnArrival is set when Tab or Enter came before the answer to
 	// the current query: the first enabled row of that answer is picked.
 	acceptOnArrival bool
+	// chose is set when the user moved the cursor (a key, the mouse)
+	// since the query changed: a section's late answer then leaves the
+	// highlight on the row chosen.
+	chose bool
 	// notice explains the last pick that could not be made; nudged says
 	// the user just asked for one, so the reason shows as a warning.
 	notice string
@@ -123,6 +136,12 @@ type Model struct {
 	err        error
 	cursor     int
 	offset     int
+
+	// The host's sections (see Section), the order of all sections by
+	// ID (see WithOrder), and whether an empty '@' lists no sessions.
+	sections          []hostSection
+	order             []string
+	noSessionsOnEmpty bool
 
 	// cache holds recent answers, keyed by target and query.
 	cache     map[cacheKey][]sessionref.Candidate
@@ -226,7 +245,7 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
 func (m Model) KeyMap() KeyMap {
-	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.pending || m.hitsPending)
+	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
 }
 
 // SetDisable replaces the disable rule; hosts call it when what makes a
@@ -239,7 +258,9 @@ func (m Model) IsOpen() bool { return m.open }
 // Query returns the current query.
 func (m Model) Query() string { return m.query }
 
-// Items returns the rows shown, which answer Query only when Fresh.
+// Items returns the candidates shown (the sessions section), which
+// answer Query only when Fresh. See [Model.Hits] and
+// [Model.SectionItems] for the other sections.
 func (m Model) Items() []sessionref.Candidate { return m.items }
 
 // Fresh reports whether the rows answer the current query.
@@ -258,22 +279,36 @@ func (m Model) Cursor() int { return m.cursor }
 func (m Model) Accepting() bool { return m.open && m.acceptOnArrival }
 
 // Highlighted returns the highlighted candidate or hit, when there is
-// one that answers the current query and can be picked.
+// one that answers the current query and can be picked. A highlighted
+// host's item is no session: see [Model.HighlightedItem].
 func (m Model) Highlighted() (sessionref.Candidate, bool) {
+	i, ok := m.highlightedEntry()
+	if !ok {
+		return sessionref.Candidate{}, false
+	}
+	if b, _ := m.locate(i); b.kind == kindHost {
+		return sessionref.Candidate{}, false
+	}
+	return m.entry(i), true
+}
+
+// highlightedEntry is the highlighted entry, of any section, when it
+// answers the current query and can be picked.
+func (m Model) highlightedEntry() (int, bool) {
 	if !m.open || m.cursor < 0 || m.cursor >= m.entries() || !m.entryFresh(m.cursor) {
-		return sessionref.Candidate{}, false
+		return 0, false
 	}
-	c := m.entry(m.cursor)
-	if _, off := m.disabled(c); off {
-		return sessionref.Candidate{}, false
+	if _, off := m.entryDisabled(m.cursor); off {
+		return 0, false
 	}
-	return c, true
+	return m.cursor, true
 }
 
 // Pickable reports whether Tab or Enter would pick a row now: the picker
-// is open and a row on screen answers the current query and is enabled.
+// is open and a row on screen, of any section, answers the current query
+// and is enabled.
 func (m Model) Pickable() bool {
-	_, ok := m.Highlighted()
+	_, ok := m.highlightedEntry()
 	return ok
 }
 
@@ -317,6 +352,7 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.cacheKeys = nil
 	m.items, m.itemsQuery, m.err = nil, "", nil
 	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
+	m.clearSections()
 	m.cursor, m.offset = 0, 0
 	return m.runQuery(query)
 }
@@ -328,6 +364,7 @@ func (m Model) Close() Model {
 	m.notice, m.nudged = "", false
 	m.stopFetch()
 	m.stopHits()
+	m.stopSections()
 	m.pending, m.slow, m.hitsPending = false, false, false
 	return m
 }
@@ -363,23 +400,28 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 // runQuery makes query current and answers it, from the cache or a fetch.
 func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.query = query
+	m.chose = false
 	m.acceptOnArrival = false
 	m.notice, m.nudged = "", false
 	m.stopFetch()
 	m.seq++
 	hits := m.startHits()
+	items := m.startSections()
+	if !m.sessionsAnswer(query) {
+		m.pending, m.slow = false, false
+		m.setItems(query, nil, nil)
+		return m, tea.Batch(hits, items, m.slowTickIfPending())
+	}
 	if cands, ok := m.cache[cacheKey{m.targetKey, query}]; ok {
 		m.pending, m.slow = false, false
 		m.setItems(query, cands, nil)
-		return m, hits
+		return m, tea.Batch(hits, items, m.slowTickIfPending())
 	}
 	m.pending, m.slow = true, false
 	ctx, cancel := m.fetchContext()
 	m.cancel = cancel
 	fetch := fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, query)
-	id, seq := m.id, m.seq
-	slow := m.tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
-	return m, tea.Batch(fetch, slow, hits)
+	return m, tea.Batch(fetch, m.slowTick(), hits, items)
 }
 
 func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, target, query string) tea.Cmd {
@@ -397,9 +439,14 @@ func (m *Model) stopFetch() {
 }
 
 func (m *Model) setItems(query string, cands []sessionref.Candidate, err error) {
+	id, at, chose := m.hostChoice()
 	m.items, m.itemsQuery, m.err = cands, query, err
 	m.filterHits()
 	m.cursor, m.offset = 0, 0
+	if chose && m.restoreCursor(id, at) {
+		m.scrollToCursor() // the host's item the user moved to stays highlighted
+		return
+	}
 	m.skipDisabled(1)
 }
 
