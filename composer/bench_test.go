@@ -74,3 +74,32 @@ func BenchmarkKeystrokeLongWord(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkKeystrokeAfterPaste pastes 1 MB on one line (ASCII, and CJK)
+// and then types and erases a character at its start, drawing each
+// frame: the draft holds MaxDraftBytes of the paste, so a keystroke stays
+// under 5 ms. "small" is the same after a paste of 1 KB, the baseline.
+func BenchmarkKeystrokeAfterPaste(b *testing.B) {
+	for _, c := range []struct {
+		name, unit string
+		n          int
+	}{{"small", "a", 1 << 10}, {"ascii", "a", 1 << 20}, {"cjk", "界", 1 << 20 / 3}} {
+		b.Run(c.name, func(b *testing.B) {
+			m := New(picker.New(picker.SourceFunc(nil)), nil, WithWidth(100))
+			m.Focus()
+			m, _ = m.Update(tea.PasteMsg{Content: strings.Repeat(c.unit, c.n)})
+			m.cursor = 0
+			k := tea.KeyPressMsg{Code: 'x', Text: "x"}
+			del := tea.KeyPressMsg{Code: tea.KeyDelete}
+			for i := 0; b.Loop(); i++ {
+				if i%2 == 0 {
+					m, _ = m.Update(k)
+				} else {
+					m, _ = m.Update(del)
+				}
+				_ = m.View()
+			}
+			b.ReportMetric(float64(m.draftBytes()), "draft-bytes")
+		})
+	}
+}

@@ -2,11 +2,13 @@ package composer
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -379,7 +381,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.justPicked = false
 			m.goalCol = -1
 			m.errLine = ""
-			m.insertAtoms(atomsOf(msg.Content))
+			content := msg.Content
+			if room := MaxDraftBytes - m.draftBytes(); len(content) > room {
+				content = cutUTF8(content, max(room, 0))
+				m.errLine = fmt.Sprintf("the draft holds at most %s: %s of the paste left out",
+					textutil.Bytes(MaxDraftBytes), textutil.Bytes(len(msg.Content)-len(content)))
+			}
+			m.insertAtoms(atomsOf(content))
 			m.closePicker() // a paste never opens, and ends, a mention query
 			m.afterEdit()
 		}

@@ -1,12 +1,15 @@
 package composer
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -150,10 +153,41 @@ func (m Model) typeText(s string) (Model, tea.Cmd) {
 		// mention after all, and the text goes on as prose.
 		m.closePicker()
 	}
+	if m.draftBytes()+len(s) > MaxDraftBytes {
+		m.errLine = fmt.Sprintf("the draft holds at most %s: send or shorten it to type more", textutil.Bytes(MaxDraftBytes))
+		return m, nil
+	}
 	m.undismissAround(m.cursor, false)
 	m.insertAtoms(textAtoms(s))
 	cmd := m.follow(true) // before m is copied into the results
 	return m, cmd
+}
+
+// MaxDraftBytes bounds the draft's text (a mention counts its label):
+// every keystroke lays the whole draft out again, so its size bounds a
+// keystroke's cost (BenchmarkKeystrokeAfterPaste: under 5 ms at the
+// bound). A paste past it is cut, and typing stops, each with a message.
+const MaxDraftBytes = 32 << 10
+
+// draftBytes is the size of the draft's text.
+func (m *Model) draftBytes() int {
+	n := 0
+	for i := range m.atoms {
+		n += len(m.atoms[i].text)
+	}
+	return n
+}
+
+// cutUTF8 returns the longest prefix of s of at most n bytes that ends on
+// a rune boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // insertAtoms inserts as at the cursor and puts the cursor after them.

@@ -1,6 +1,7 @@
 package composer
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -90,5 +91,30 @@ func TestJumpsAndPages(t *testing.T) {
 	m, _ = press(m, pgUp) // on the first line: to the start
 	if m.cursor != 0 {
 		t.Fatalf("pgup on the first line: %d", m.cursor)
+	}
+}
+
+// A paste past MaxDraftBytes is cut to fit, with a message; at the bound
+// typing stops with a message, and erasing makes room again.
+func TestDraftIsBounded(t *testing.T) {
+	e := newEnv(t)
+	m := e.composer()
+	m, _ = m.Update(tea.PasteMsg{Content: strings.Repeat("界", 1<<20)})
+	if n := m.draftBytes(); n > MaxDraftBytes || n < MaxDraftBytes-4 {
+		t.Fatalf("draft of %d bytes after a 3 MB paste", n)
+	}
+	if !strings.Contains(m.Err(), "the draft holds at most 32 KiB") || !strings.Contains(m.Err(), "left out") {
+		t.Fatalf("message %q", m.Err())
+	}
+	for range 8 {
+		m, _ = m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	}
+	if n := m.draftBytes(); n > MaxDraftBytes || !strings.Contains(m.Err(), "send or shorten it") {
+		t.Fatalf("typing at the bound: %d bytes, message %q", n, m.Err())
+	}
+	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if !strings.HasSuffix(m.Readable(), "x") || m.Err() != "" {
+		t.Fatalf("after erasing: %q, message %q", m.Readable()[len(m.Readable())-8:], m.Err())
 	}
 }

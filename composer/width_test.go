@@ -141,8 +141,10 @@ func TestTypedGraphemesJoin(t *testing.T) {
 		if len(m.atoms) != 3 || m.atoms[1].text != s || m.cursor != 3 {
 			t.Fatalf("%q typed: %d atoms %q, cursor %d", s, len(m.atoms), m.Readable(), m.cursor)
 		}
-		if m.atoms[1].w != textutil.Width(s) {
-			t.Fatalf("%q: width %d, drawn %d", s, m.atoms[1].w, textutil.Width(s))
+		// Drawn through the sanitiser, which drops an emoji selector
+		// after a narrow character (the keycap is one cell).
+		if m.atoms[1].w != textutil.Width(textutil.Inline(s)) {
+			t.Fatalf("%q: width %d, drawn %d", s, m.atoms[1].w, textutil.Width(textutil.Inline(s)))
 		}
 	}
 	// Deleting a token between a letter and a mark joins them.

@@ -82,6 +82,19 @@ func openIndex(o Options, q sessionref.SessionQuery, progress *chan indexMsg) (*
 	return ix, []picker.Option{picker.WithHitSource(hits)}, nil
 }
 
+// searchOffNotice says that full-text search is off, and why.
+func searchOffNotice(err error) string {
+	return "full-text search is off (titles, ids and folders still match): " + textutil.Inline(err.Error())
+}
+
+// joinNotice adds b to the notice a.
+func joinNotice(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " · " + b
+}
+
 // syncIndex runs the index's Sync in its own goroutine and returns its
 // first news; each indexMsg's handler waits for the next. Update never
 // waits for it, and only Update changes the model. slot is where the

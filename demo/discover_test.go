@@ -212,3 +212,90 @@ func TestUnionCapturedSeqs(t *testing.T) {
 
 // plainRefs hides a store's fast path.
 type plainRefs struct{ sessionref.SessionQuery }
+
+// An index that cannot be made (its directory is not writable, or its
+// path is a directory) never stops the demo: it starts without full-text
+// search, says why once, and the picker still finds titles.
+func TestIndexUnavailableDegrades(t *testing.T) {
+	dir := t.TempDir()
+	for _, path := range []string{dir, dir + "/a\x1b]52;c;x\a/sub\x00/index.sqlite"} {
+		m, _ := newDemoWith(t, func(o *Options) {
+			withDiscovery(o)
+			o.DiscoverPath = path
+		})
+		m = drive(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+		screen := text(m)
+		if !strings.Contains(screen, "full-text search is off") {
+			t.Fatalf("%q: no notice:\n%s", path, screen)
+		}
+		if strings.ContainsAny(screen, "\x1b\a\x00") && strings.Contains(screen, "]52;") {
+			t.Fatalf("%q: the path reached the screen raw:\n%q", path, screen)
+		}
+		m.comp.Focus()
+		m = typeIn(m, "@api")
+		if p := m.comp.Picker(); len(p.Items()) != 1 {
+			t.Fatalf("%q: items %d", path, len(p.Items()))
+		}
+		m.Close()
+	}
+}
+
+// The union walks each session's surface from the store that serves it:
+// the same events, in order, as ReadSurface, and a walk stops when told.
+func TestUnionWalkSurface(t *testing.T) {
+	local, refs := fakestore.New(), fakestore.New()
+	ctx := context.Background()
+	local.Create("mine", nil, now)
+	local.AppendUser("mine", "one")
+	local.AppendAssistant("mine", "two")
+	refs.Create("theirs", nil, now)
+	refs.AppendUser("theirs", "x")
+	refs.AppendAssistant("theirs", "y")
+	for _, u := range []union{{local: local, refs: refs}, {local: local, refs: plainRefs{refs}}} {
+		for _, id := range []string{"mine", "theirs"} {
+			s, err := u.ReadSurface(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var texts []string
+			seq, err := u.WalkSurface(ctx, id, func(e *sessionref.Event) bool {
+				texts = append(texts, e.Content[0].Text)
+				return true
+			})
+			if err != nil || seq == nil || *seq != *s.CapturedThroughSeq || len(texts) != len(s.Events) || texts[0] != s.Events[0].Content[0].Text {
+				t.Fatalf("%s: walked %v (seq %v, %v), read %d events", id, texts, seq, err, len(s.Events))
+			}
+			n := 0
+			u.WalkSurface(ctx, id, func(*sessionref.Event) bool { n++; return false })
+			if n != 1 {
+				t.Fatalf("%s: walk went on after false", id)
+			}
+		}
+	}
+}
+
+// versioned is a store whose sessions have version tokens.
+type versioned struct{ sessionref.SessionQuery }
+
+func (versioned) SessionVersions(_ context.Context, ids []string) ([]string, error) {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = "v-" + id
+	}
+	return out, nil
+}
+
+// The union gives the sessions root's ids their store's token and the
+// embedded store's none.
+func TestUnionSessionVersions(t *testing.T) {
+	local, refs := fakestore.New(), fakestore.New()
+	local.Create("mine", nil, now)
+	refs.Create("theirs", nil, now)
+	vs, err := union{local: local, refs: versioned{refs}}.SessionVersions(context.Background(), []string{"theirs", "mine", "theirs"})
+	if err != nil || len(vs) != 3 || vs[0] != "v-theirs" || vs[1] != "" || vs[2] != "v-theirs" {
+		t.Fatalf("versions %q, %v", vs, err)
+	}
+	if vs, _ := (union{local: local, refs: refs}).SessionVersions(context.Background(), []string{"theirs"}); vs[0] != "" {
+		t.Fatalf("a root without versions gave %q", vs)
+	}
+}

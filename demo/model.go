@@ -91,7 +91,9 @@ func New(o Options) (Model, error) {
 	indexCh := new(chan indexMsg)
 	ix, hitOpts, err := openIndex(o, q, indexCh)
 	if err != nil {
-		return Model{}, err
+		// The index is a cache: without it the picker still finds
+		// sessions by title, id and folder. Say why, once.
+		o.Notice = joinNotice(o.Notice, searchOffNotice(err))
 	}
 	pickOpts = append(pickOpts, hitOpts...)
 	p := picker.New(picker.ResolverSource(r, o.Current, sessionref.DefaultCandidateLimit), pickOpts...)

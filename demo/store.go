@@ -84,6 +84,65 @@ func (u union) ReadSurface(ctx context.Context, id string) (sessionref.Surface, 
 	return u.refs.ReadSurface(ctx, id)
 }
 
+// SessionVersions is discover's check for logs rewritten with the same
+// seqs (discover.VersionLister): each id of the sessions root gets its
+// store's token; the embedded store's sessions, whose seqs change with
+// every edit, get none.
+func (u union) SessionVersions(ctx context.Context, ids []string) ([]string, error) {
+	out := make([]string, len(ids))
+	vl, ok := u.refs.(discover.VersionLister)
+	if !ok {
+		return out, nil
+	}
+	local, err := u.local.ListSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	isLocal := make(map[string]bool, len(local))
+	for _, h := range local {
+		isLocal[h.ID] = true
+	}
+	var theirs []string
+	var at []int
+	for i, id := range ids {
+		if !isLocal[id] {
+			theirs, at = append(theirs, id), append(at, i)
+		}
+	}
+	if len(theirs) == 0 {
+		return out, nil
+	}
+	vs, err := vl.SessionVersions(ctx, theirs)
+	if err != nil || len(vs) != len(theirs) {
+		return out, err
+	}
+	for k, i := range at {
+		out[i] = vs[k]
+	}
+	return out, nil
+}
+
+// WalkSurface is discover's bounded read (discover.SurfaceWalker): a
+// session of the sessions root is walked by its store, which builds no
+// surface, so indexing a huge log holds only its parse.
+func (u union) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
+	s, err := u.local.ReadSurface(ctx, id)
+	if err != nil {
+		if w, ok := u.refs.(discover.SurfaceWalker); ok {
+			return w.WalkSurface(ctx, id, fn)
+		}
+		if s, err = u.refs.ReadSurface(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	for i := range s.Events {
+		if !fn(&s.Events[i]) {
+			break
+		}
+	}
+	return s.CapturedThroughSeq, nil
+}
+
 // CapturedSeqs is discover's fast path over both stores, when both offer
 // it: each id is asked of the store that serves it (local when it lists
 // it), so a Sync that follows changes reads only changed surfaces.

@@ -18,16 +18,41 @@
 //
 // # Sync
 //
-// [Index.Sync] is incremental: a session is indexed again only when its
-// capture seq (the seq of its log's last event) or its title event seq
-// changed; sessions the store no longer lists leave the index. A store
-// that implements [SeqLister] spares Sync reading unchanged surfaces.
-// Surfaces are read up to four at once, ahead of the session being
-// written, so a slow store is waited on in parallel. Work is committed
-// in batches of 128 sessions, so a search during a
-// first Sync already sees the sessions done (newest first, the store's
-// order), and a cancelled Sync keeps them. [WithProgress] reports each
-// step.
+// [Index.Sync] is incremental: a session is read again when its capture
+// seq (the seq of its log's last event), its title event seq or its
+// title's text changed, or the token of a [VersionLister] (dshlog: the
+// log file's identity and version), and indexed again only when the text
+// it gives the index changed (a hash of it is kept): a log replaced by
+// another with the same seqs is seen, across restarts. A store read in
+// full (no SeqLister) is compared by that hash alone. Sessions the store
+// no longer lists leave the index. A store
+// that implements [SeqLister] spares Sync reading unchanged surfaces (it
+// is asked only about sessions the index already holds: a new one is
+// read anyway). Surfaces are read ahead of the session being written, up
+// to four at once so a slow store is waited on in parallel, and bounded
+// by bytes: the first read is alone, and another starts only while that
+// many reads of the largest surface seen so far fit in 64 MiB
+// (readAheadBytes), so after one huge session they go one at a time. A
+// store that implements [SurfaceWalker] (dshlog does) passes its events
+// one at a time, and the walk stops once the session's text is full: no
+// whole surface is held. Work is committed in batches of 128 sessions, so
+// a search during a first Sync already sees the sessions done (newest
+// first, the store's order), and a cancelled Sync keeps them.
+// [WithProgress] reports each step.
+//
+// # Memory
+//
+// A Sync holds, besides SQLite's page cache (32 MiB a connection) and
+// FTS5's pending terms (32 MiB a table before a flush): the session list
+// and the index's states (a few hundred bytes a session); at most four
+// bodies waiting to be written (perSession each, 512 KiB by default);
+// and what the store holds to read the surfaces in flight, whose sizes S
+// sum to at most max(64 MiB, S of the largest surface) as estimated from
+// the surfaces already read. With a [SurfaceWalker] no surface is held,
+// only the store's own reading state (for dshlog, its parse: see its
+// package doc). So a Sync's own memory is at most about
+// 4 × perSession + max(64 MiB, largest S) + 100 MiB, whatever the number
+// of sessions.
 //
 // # Tokenizers
 //
@@ -64,6 +89,22 @@
 // punctuation) gives no hits and no error. Only the first 4 KiB, 16
 // terms and 256 bytes of a term are read, which can only widen a match.
 //
+// Every search is bounded, whatever is typed and whatever the sessions
+// hold. FTS5 matches a phrase at each position of its first token, one
+// token after another, so a phrase keeps its first 4 words and a run of
+// Han, kana or emoji its first 5 characters (3 trigrams); a term written
+// twice counts once, and at most 8 distinct operands reach each table.
+// Cutting only widens a match. So the full-text part costs at most 8
+// operands × 4 tokens for each position of the sessions matching them;
+// the snippets scan the text (at most 512 KiB a session) of at most limit
+// sessions for at most 16 needles, in time linear in the text (the
+// highlighter's search is Knuth-Morris-Pratt, so a run of one letter
+// costs what any text does). A cancelled context stops the SQLite query
+// (its interrupt) and the snippets (checked every 32 KiB of text and
+// between hits): BenchmarkSearchHostile's 20 sessions of 16 KiB runs,
+// searched for 16 long terms, take 0.2-130 ms a search (1.6 s and 5.5 s
+// before these bounds) and stop within 2 ms of a deadline.
+//
 // Hits are ranked by bm25 (a title match weighs four times a message
 // match), then by working directory as candidates are (same, none,
 // other), then newest first. FTS5 scores every match, so a search costs
@@ -79,8 +120,15 @@
 //
 // The file is a cache. A missing file is created; a file that is not a
 // readable index, or was written by another schema version, is replaced
-// and reported as a [Notice] ([Index.Notices]), never a failure; a file
-// found damaged during Sync is rebuilt the same way. A SQLite database
+// and reported as a [Notice] ([Index.Notices]), never a failure. Damage
+// found later is repaired the same way: the first Sync of each Index
+// checks the whole file (SQLite's quick_check and FTS5's integrity-check
+// of both tables, a read of every page, linear in the file's size), and a
+// search or a write that meets a damaged page ([ErrDamaged]) makes the
+// next Sync rebuild the file before it indexes, even when no session
+// changed. A damage no check sees (a page of a table FTS5 reads only
+// through a valid structure) loses matches until the file is rebuilt; it
+// never fails a search for good. A SQLite database
 // that is not an index of this package, or a path that is not a regular
 // file, is refused and left alone. The file is opened in WAL mode with a
 // busy timeout and immediate write transactions, so several processes

@@ -19,7 +19,7 @@ import (
 
 // schemaVersion is stored in the file's user_version; a file written
 // with another version is rebuilt.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // applicationID marks a SQLite file as one of this package's indexes
 // (PRAGMA application_id), so a foreign database is never rebuilt over.
@@ -40,6 +40,11 @@ type Index struct {
 	notices  []Notice
 	noticeMu sync.Mutex
 	closed   atomic.Bool
+	// damaged holds the error of a search or write that found the file
+	// damaged; the next Sync rebuilds it.
+	damaged atomic.Pointer[error]
+	// checked: a Sync of this Index verified the whole file once.
+	checked bool
 }
 
 // Option configures Open.
@@ -100,6 +105,9 @@ var (
 	ErrForeign = errors.New("discover: index path holds another database")
 	// ErrClosed: the Index was closed.
 	ErrClosed = errors.New("discover: index is closed")
+	// ErrDamaged: a search found the index file damaged; the next Sync
+	// rebuilds it (with a NoticeCorrupt), and searches work after it.
+	ErrDamaged = errors.New("discover: search: the index is damaged and is rebuilt by the next Sync")
 	// ErrLimit: a Search limit below 1.
 	ErrLimit = errors.New("discover: search limit must be at least 1")
 )
@@ -340,7 +348,9 @@ func createSchema(ctx context.Context, db *sql.DB) error {
 			created INTEGER NOT NULL,
 			title TEXT,
 			title_seq INTEGER,
-			captured_seq INTEGER
+			captured_seq INTEGER,
+			version TEXT,
+			body_hash INTEGER
 		)`,
 		// gen counts committed write batches, so a Sync knows whether the
 		// states it keeps in memory are still those of the file.
@@ -380,17 +390,27 @@ func removeIndexFiles(path string) error {
 	return nil
 }
 
-// isCorrupt reports whether err says the file is not a sound database.
+// isCorrupt reports whether err says the file is not a sound database:
+// SQLite's codes for it, FTS5's own complaints about its structures,
+// or a damage verify found.
 func isCorrupt(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
+	if err == nil {
 		return false
 	}
-	switch se.Code() & 0xff {
-	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+	var de *damageError
+	if errors.As(err, &de) {
 		return true
 	}
-	return false
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return true
+		}
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "malformed") || strings.Contains(msg, "fts5: corrupt") ||
+		strings.Contains(msg, "corrupt structure") || strings.Contains(msg, "invalid fts5 file format")
 }
 
 // inside reports whether path is dir or lies under it, comparing the
@@ -441,8 +461,8 @@ func (ix *Index) conn() *sql.DB {
 	return ix.db
 }
 
-// rebuild replaces a file found corrupt while in use with a new, empty
-// index, with a NoticeCorrupt.
+// rebuild replaces an index found damaged while in use with a new,
+// empty one, with a NoticeCorrupt. The caller holds syncMu.
 func (ix *Index) rebuild(cause error) error {
 	ix.dbMu.Lock()
 	defer ix.dbMu.Unlock()
@@ -451,7 +471,24 @@ func (ix *Index) rebuild(cause error) error {
 	}
 	ix.db.Close()
 	ix.known = nil
+	ix.damaged.Store(nil)
+	if ix.path == "" {
+		ix.notice(Notice{Kind: NoticeCorrupt, Err: cause})
+		db, err := openMemory()
+		if err == nil {
+			if err = createSchema(context.Background(), db); err != nil {
+				db.Close()
+			}
+		}
+		if err != nil {
+			ix.db = closedDB()
+			return err
+		}
+		ix.db = db
+		return nil
+	}
 	if err := removeIndexFiles(ix.path); err != nil {
+		ix.db = closedDB()
 		return fmt.Errorf("discover: remove unreadable index: %w", err)
 	}
 	ix.notice(Notice{Kind: NoticeCorrupt, Path: ix.path, Err: cause})
@@ -460,14 +497,68 @@ func (ix *Index) rebuild(cause error) error {
 		err = fmt.Errorf("discover: index %s unusable after rebuild: %w", ix.path, why)
 	}
 	if err != nil {
-		// Leave a closed handle: every later call fails cleanly.
-		ix.db, _ = sql.Open("sqlite", "file:/discover-closed?vfs=memdb")
-		ix.db.Close()
+		ix.db = closedDB()
 		return err
 	}
 	ix.db = db
 	return nil
 }
+
+// closedDB is a closed handle: every call on it fails cleanly.
+func closedDB() *sql.DB {
+	db, _ := sql.Open("sqlite", "file:/discover-closed?vfs=memdb")
+	db.Close()
+	return db
+}
+
+// markDamaged records that err, met by a search or a write, says the
+// file is damaged: the next Sync rebuilds it.
+func (ix *Index) markDamaged(err error) {
+	if isCorrupt(err) {
+		ix.damaged.CompareAndSwap(nil, &err)
+	}
+}
+
+// verify checks the whole file: the b-trees of every table (quick_check)
+// and the structure of both full-text indexes (FTS5's integrity-check).
+// It reads every page once, so it costs time linear in the file's size.
+// It returns the error that says what is damaged, nil when it is sound.
+func (ix *Index) verify(ctx context.Context) error {
+	db := ix.conn()
+	rows, err := db.QueryContext(ctx, "PRAGMA quick_check")
+	if err != nil {
+		return err
+	}
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			rows.Close()
+			return err
+		}
+		if line != "ok" && len(problems) < 3 {
+			problems = append(problems, line)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return &damageError{strings.Join(problems, "; ")}
+	}
+	for _, t := range []string{"words", "tri"} {
+		if _, err := db.ExecContext(ctx, "INSERT INTO "+t+"("+t+") VALUES ('integrity-check')"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// damageError is a problem PRAGMA quick_check reported.
+type damageError struct{ what string }
+
+func (e *damageError) Error() string { return "the index file is damaged: " + e.what }
 
 // Close closes the index. Searches and a Sync in progress fail.
 func (ix *Index) Close() error {

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -13,6 +14,16 @@ const (
 	maxQueryBytes = 4 << 10
 	maxTerms      = 16
 	maxTermBytes  = 256
+	// FTS5 matches a phrase (or a run of trigrams) at every position of
+	// its first token, one token after another, so its cost is the
+	// positions times its length: a phrase keeps its first
+	// maxPhraseWords words, a run of gram characters its first
+	// maxGramRunes characters (maxGramRunes-2 trigrams).
+	maxPhraseWords = 4
+	maxGramRunes   = 5
+	// At most maxOperands operands reach each table: more only narrow
+	// a match that is rarely wider without them, at a cost each.
+	maxOperands = 8
 )
 
 // term is one condition of a query; every term must match.
@@ -45,7 +56,16 @@ func parseQuery(q string) []term {
 		if !meaningful(s) || len(terms) == maxTerms {
 			return
 		}
-		terms = append(terms, term{text: cutUTF8(s, maxTermBytes), phrase: phrase, prefix: prefix})
+		t := term{text: cutUTF8(s, maxTermBytes), phrase: phrase, prefix: prefix}
+		for i := range terms {
+			if terms[i].text == t.text && terms[i].phrase == t.phrase {
+				// The same term again asks nothing more; a typed prefix
+				// is widened into the whole word written before it.
+				terms[i].prefix = terms[i].prefix && t.prefix
+				return
+			}
+		}
+		terms = append(terms, t)
 	}
 	for i, r := range q {
 		if r == utf8.RuneError {
@@ -111,6 +131,11 @@ func pieces(tm term) []piece {
 		s := cur.String()
 		cur.Reset()
 		if gram && countable(s) > 0 || !gram && hasWordChar(s) {
+			if gram {
+				s = cutRunes(s, maxGramRunes)
+			} else {
+				s = cutWords(s, maxPhraseWords)
+			}
 			out = append(out, piece{text: s, gram: gram})
 		}
 	}
@@ -163,6 +188,8 @@ func matchExprs(terms []term) (words, tri string) {
 			}
 		}
 	}
+	// An operand twice asks nothing more, and costs a second pass.
+	w, t = distinct(w, maxOperands), distinct(t, maxOperands)
 	return strings.Join(w, " AND "), strings.Join(t, " AND ")
 }
 
@@ -191,4 +218,48 @@ func countable(s string) int {
 // nothing as an operator.
 func ftsString(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// cutRunes returns s up to its n-th countable character (with the marks
+// and joiners that follow it).
+func cutRunes(s string, n int) string {
+	seen := 0
+	for i, r := range s {
+		if ignorable(r) {
+			continue
+		}
+		if seen == n {
+			return s[:i]
+		}
+		seen++
+	}
+	return s
+}
+
+// cutWords returns s up to the end of its n-th word, as unicode61 splits
+// words.
+func cutWords(s string, n int) string {
+	words, in := 0, false
+	for i, r := range s {
+		w := unicode.IsLetter(r) || unicode.IsNumber(r) || ignorable(r)
+		if w && !in {
+			if words == n {
+				return strings.TrimRightFunc(s[:i], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+			}
+			words++
+		}
+		in = w
+	}
+	return s
+}
+
+// distinct returns the first n distinct strings of xs, in order.
+func distinct(xs []string, n int) []string {
+	var out []string
+	for _, x := range xs {
+		if len(out) < n && !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -120,4 +122,99 @@ func TestSyncReadsAhead(t *testing.T) {
 	if hits, _ := ix.Search(context.Background(), sessionref.Target{}, "later word", 5); len(hits) != 1 {
 		t.Fatalf("a change made before the cancelled Sync is missing: %+v", hits)
 	}
+}
+
+// The read-ahead is bounded by bytes: the first read is alone; reads of
+// small surfaces go four at once; after a surface of over half the bound,
+// one at a time.
+func TestReadAheadBoundedByBytes(t *testing.T) {
+	ra := &readAhead{ctx: context.Background(), done: make(chan struct{})}
+	if !ra.admit() || ra.fits() {
+		t.Fatal("a second read may start before the first one's size is known")
+	}
+	ra.finish(1 << 20)
+	for range 4 {
+		if !ra.fits() {
+			t.Fatalf("%d small reads in flight: no room for one more", ra.inFlight)
+		}
+		ra.admit()
+	}
+	for range 4 {
+		ra.finish(1 << 20)
+	}
+	ra.admit()
+	ra.finish(readAheadBytes/2 + 1)
+	ra.admit()
+	if ra.fits() {
+		t.Fatal("two reads of half the bound may run at once")
+	}
+	ra.finish(10)
+	if !ra.fits() || ra.peak != 4 {
+		t.Fatalf("fits %v, peak %d", ra.fits(), ra.peak)
+	}
+}
+
+// With a store that walks its surfaces, Sync indexes the same text as
+// from whole surfaces, and stops a walk once a session's text is full.
+func TestSyncWalksSurfaces(t *testing.T) {
+	c := newCorpus(t)
+	long := make([]string, 400)
+	for i := range long {
+		long[i] = strings.Repeat("walk ", 100)
+	}
+	c.add(t, "gg", nil, "long", long...)
+	w := &walker{SessionQuery: c.store}
+	ix, err := Open("", w, WithLimits(1<<10, 8<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Open("", c.store, WithLimits(1<<10, 8<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if _, err := plain.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"retry bug", "崩溃", "walk"} {
+		if a, b := found(t, ix, c, sessionref.Target{}, q), found(t, plain, c, sessionref.Target{}, q); !slices.Equal(sorted(a), sorted(b)) {
+			t.Fatalf("%q: walked %v, read %v", q, a, b)
+		}
+	}
+	var a, b string
+	ix.conn().QueryRow(`SELECT body FROM docs JOIN sessions USING (rowid) WHERE id = ?`, c.ids["gg"]).Scan(&a)
+	plain.conn().QueryRow(`SELECT body FROM docs JOIN sessions USING (rowid) WHERE id = ?`, c.ids["gg"]).Scan(&b)
+	if a != b || len(a) == 0 {
+		t.Fatalf("bodies differ: %d and %d bytes", len(a), len(b))
+	}
+	if w.walked >= 400 || w.walked == 0 {
+		t.Fatalf("walked %d events of a session whose first 8 KiB are indexed", w.walked)
+	}
+}
+
+// walker is a store that offers WalkSurface over ReadSurface, counting
+// the events of the long session it passes.
+type walker struct {
+	sessionref.SessionQuery
+	walked int
+}
+
+func (w *walker) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
+	surf, err := w.ReadSurface(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	for i := range surf.Events {
+		if len(surf.Events) > 100 {
+			w.walked++
+		}
+		if !fn(&surf.Events[i]) {
+			break
+		}
+	}
+	return surf.CapturedThroughSeq, nil
 }

@@ -56,16 +56,19 @@ func (ix *Index) Search(ctx context.Context, t sessionref.Target, query string, 
 	defer ix.dbMu.RUnlock()
 	hits, rowids, err := ix.rank(ctx, t, words, tri, limit)
 	if err != nil {
-		return nil, searchErr(ctx, err)
+		return nil, ix.searchErr(ctx, err)
 	}
 	ns := needles(terms)
 	for i := range hits {
+		if err := ctx.Err(); err != nil {
+			return nil, ix.searchErr(ctx, err)
+		}
 		var title, body string
 		err := ix.db.QueryRowContext(ctx, `SELECT title, body FROM docs WHERE rowid = ?`, rowids[i]).Scan(&title, &body)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, searchErr(ctx, err)
+			return nil, ix.searchErr(ctx, err)
 		}
-		hits[i].Snippet, hits[i].Match = snippet(title, body, ns)
+		hits[i].Snippet, hits[i].Match = snippet(ctx, title, body, ns)
 	}
 	return hits, nil
 }
@@ -319,12 +322,13 @@ func (ix *Index) sessionsOf(ctx context.Context, t sessionref.Target, top []scor
 	return rows.Err()
 }
 
-func searchErr(ctx context.Context, err error) error {
+func (ix *Index) searchErr(ctx context.Context, err error) error {
+	ix.markDamaged(err)
 	if ctx.Err() != nil {
 		return fmt.Errorf("discover: search: %w", context.Cause(ctx))
 	}
 	if isCorrupt(err) {
-		return fmt.Errorf("discover: search: the index is damaged and is rebuilt by the next Sync: %w", err)
+		return fmt.Errorf("%w: %w", ErrDamaged, err)
 	}
 	return fmt.Errorf("discover: search: %w", err)
 }

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"unicode"
@@ -29,9 +30,16 @@ type needle struct {
 func needles(terms []term) []needle {
 	var out []needle
 	add := func(text string, start, end bool) {
-		if f := fold(text); len(f.runes) > 0 {
-			out = append(out, needle{runes: f.runes, start: start, end: end})
+		f := fold(text)
+		if len(f.runes) == 0 || len(out) == 2*maxOperands {
+			return
 		}
+		for _, n := range out {
+			if slices.Equal(n.runes, f.runes) && n.start == start && n.end == end {
+				return // the same needle twice finds nothing more
+			}
+		}
+		out = append(out, needle{runes: f.runes, start: start, end: end})
 	}
 	for _, t := range terms {
 		for _, p := range pieces(t) {
@@ -95,30 +103,62 @@ func fold(s string) folded {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
 
-// find returns the folded-rune ranges where n occurs in f.
+// find returns the folded-rune ranges where n occurs in f, at most
+// limit of them, in time linear in f whatever n (Knuth-Morris-Pratt: a
+// run of one letter searched for in a run of it costs no more than any
+// other text).
 func (n needle) find(f *folded, limit int) [][2]int {
 	var out [][2]int
 	k := len(n.runes)
-	for i := 0; i+k <= len(f.runes) && len(out) < limit; i++ {
-		if f.runes[i] != n.runes[0] || !slices.Equal(f.runes[i:i+k], n.runes) {
+	if k == 0 {
+		return nil
+	}
+	fail := n.failure()
+	for i, m := 0, 0; i < len(f.runes) && len(out) < limit; i++ {
+		for m > 0 && f.runes[i] != n.runes[m] {
+			m = fail[m-1]
+		}
+		if f.runes[i] == n.runes[m] {
+			m++
+		}
+		if m < k {
 			continue
 		}
-		if n.start && i > 0 && isWordRune(f.runes[i-1]) {
+		m = fail[m-1]
+		at := i + 1 - k
+		if n.start && at > 0 && isWordRune(f.runes[at-1]) {
 			continue
 		}
-		if n.end && i+k < len(f.runes) && isWordRune(f.runes[i+k]) {
+		if n.end && i+1 < len(f.runes) && isWordRune(f.runes[i+1]) {
 			continue
 		}
-		out = append(out, [2]int{i, i + k})
+		out = append(out, [2]int{at, i + 1})
+		m = 0 // matches do not overlap
 	}
 	return out
+}
+
+// failure is the needle's KMP failure function: for each prefix, the
+// length of its longest proper prefix that is also its suffix.
+func (n needle) failure() []int {
+	fail := make([]int, len(n.runes))
+	for i, m := 1, 0; i < len(n.runes); i++ {
+		for m > 0 && n.runes[i] != n.runes[m] {
+			m = fail[m-1]
+		}
+		if n.runes[i] == n.runes[m] {
+			m++
+		}
+		fail[i] = m
+	}
+	return fail
 }
 
 // snippet picks the line of the title or body that matches the most
 // terms (the body first: the title is already the label), cuts it to a
 // window around its first match, makes it safe to print on one line and
 // returns it with the byte ranges of the matches in it.
-func snippet(title, body string, ns []needle) (string, [][2]int) {
+func snippet(ctx context.Context, title, body string, ns []needle) (string, [][2]int) {
 	best, bestScore := "", 0
 	score := func(line string) int {
 		f := fold(line)
@@ -131,9 +171,15 @@ func snippet(title, body string, ns []needle) (string, [][2]int) {
 		return n
 	}
 	rest := body
-	for rest != "" {
+	for scanned := 0; rest != ""; {
 		line, after, _ := strings.Cut(rest, "\n")
 		rest = after
+		if scanned += len(line); scanned > 32<<10 {
+			// A cancelled search stops here, with the best line so far.
+			if scanned = 0; ctx.Err() != nil {
+				break
+			}
+		}
 		if strings.TrimSpace(line) == "" {
 			continue
 		}

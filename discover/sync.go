@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"time"
 
@@ -19,6 +20,26 @@ import (
 // what changed.
 type SeqLister interface {
 	CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error)
+}
+
+// VersionLister is an optional interface a SessionQuery may offer: a
+// token per id (aligned with ids; "" when it has none) that changes
+// whenever what the session holds may have changed, even with the same
+// seqs: a log replaced by another, a message rewritten in place. dshlog
+// gives its log file's identity and version. Sync reads a session again
+// when its token changed, and re-indexes it only when its text did.
+type VersionLister interface {
+	SessionVersions(ctx context.Context, ids []string) ([]string, error)
+}
+
+// SurfaceWalker is an optional fast path a SessionQuery may offer: the
+// events ReadSurface would return, passed to fn one at a time in surface
+// order until fn returns false, and the surface's CapturedThroughSeq.
+// fn neither keeps nor changes an event. With it Sync builds a session's
+// indexed text as the events come and stops reading when the text is
+// full, so no whole surface is held (dshlog's Store is one).
+type SurfaceWalker interface {
+	WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (captured *int64, err error)
 }
 
 // SyncStats is what one Sync did.
@@ -48,6 +69,8 @@ type state struct {
 	title    sql.NullString
 	titleSeq sql.NullInt64
 	captured sql.NullInt64
+	version  sql.NullString
+	bodyHash sql.NullInt64
 }
 
 // doc is a session ready to write.
@@ -57,6 +80,7 @@ type doc struct {
 	created  int64
 	title    *sessionref.Title
 	captured *int64
+	version  string
 	body     string
 	metaOnly bool // only the header changed: no text is rewritten
 }
@@ -72,13 +96,37 @@ type doc struct {
 func (ix *Index) Sync(ctx context.Context) (SyncStats, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
+	if ix.closed.Load() {
+		return SyncStats{}, ErrClosed
+	}
+	// A damage a search or an earlier write met, or (once per Index) one
+	// a check of the whole file finds, is repaired first.
+	cause := ix.damaged.Load()
+	if cause == nil && !ix.checked {
+		if err := ix.verify(ctx); err != nil {
+			if ctx.Err() != nil {
+				return SyncStats{}, ctx.Err()
+			}
+			if !isCorrupt(err) {
+				return SyncStats{}, fmt.Errorf("discover: check index: %w", err)
+			}
+			cause = &err
+		}
+	}
+	if cause != nil {
+		if err := ix.rebuild(*cause); err != nil {
+			return SyncStats{}, err
+		}
+	}
+	ix.checked = true
 	stats, err := ix.sync(ctx)
-	if err != nil && isCorrupt(err) && ix.path != "" {
+	if isCorrupt(err) {
 		if rerr := ix.rebuild(err); rerr != nil {
 			return stats, rerr
 		}
 		stats, err = ix.sync(ctx)
 	}
+	ix.markDamaged(err)
 	return stats, err
 }
 
@@ -96,19 +144,6 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 		return stats, fmt.Errorf("discover: list sessions: %w", err)
 	}
 	stats.Sessions = len(headers)
-	var seqs []*int64
-	if sl, ok := ix.q.(SeqLister); ok {
-		ids := make([]string, len(headers))
-		for i := range headers {
-			ids[i] = headers[i].ID
-		}
-		if seqs, err = sl.CapturedSeqs(ctx, ids); err != nil {
-			return stats, fmt.Errorf("discover: read seqs: %w", err)
-		}
-		if len(seqs) != len(ids) {
-			seqs = nil
-		}
-	}
 	db := ix.conn()
 	var gen int64
 	if err := db.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = 'gen'`).Scan(&gen); err != nil {
@@ -123,6 +158,46 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 		ix.known, ix.knownGen = states, gen
 	}
 	known := maps.Clone(ix.known) // the loop below reads it as it was
+	// The seqs of the sessions the index holds: a new session is read
+	// whatever its seq, so its seq is not asked for (a store may have to
+	// decode a log to know it).
+	var ids []string
+	var at []int
+	for i := range headers {
+		if _, had := known[clean(headers[i].ID)]; had {
+			ids = append(ids, headers[i].ID)
+			at = append(at, i)
+		}
+	}
+	versions := make([]string, len(headers))
+	if vl, ok := ix.q.(VersionLister); ok && len(ids) > 0 {
+		got, err := vl.SessionVersions(ctx, ids)
+		if err != nil {
+			return stats, fmt.Errorf("discover: read versions: %w", err)
+		}
+		if len(got) == len(ids) {
+			for k, i := range at {
+				versions[i] = got[k]
+			}
+		}
+	}
+	var seqs []*int64
+	if sl, ok := ix.q.(SeqLister); ok {
+		seqs = make([]*int64, len(headers))
+		if len(ids) > 0 {
+			got, err := sl.CapturedSeqs(ctx, ids)
+			if err != nil {
+				return stats, fmt.Errorf("discover: read seqs: %w", err)
+			}
+			if len(got) != len(ids) {
+				seqs = nil
+			} else {
+				for k, i := range at {
+					seqs[i] = got[k]
+				}
+			}
+		}
+	}
 	w := &writer{ix: ix, db: db}
 	// Whatever happens, commit what was done; DB work is not cancelled
 	// half-way, only between sessions.
@@ -151,13 +226,14 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 			title = titles[i].Title
 		}
 		st, had := known[clean(headers[i].ID)]
-		return had && sameSeq(st.captured, captured) && sameSeq(st.titleSeq, titleSeq(title))
+		return had && sameSeq(st.captured, captured) && sameSeq(st.titleSeq, titleSeq(title)) &&
+			st.title == nullTitle(title) && st.version == nullVersion(versions[i])
 	}
 	needs := make([]bool, len(headers))
 	for i := range headers {
 		needs[i] = !(i < len(titles) && titles[i].Err != nil) && (seqs == nil || !unchanged(i, seqs[i]))
 	}
-	ra := ix.readAhead(ctx, headers, needs, unchanged)
+	ra := ix.readAhead(ctx, headers, needs)
 	defer ra.stop()
 
 	ix.report(Progress{Done: 0, Total: len(headers)})
@@ -179,7 +255,7 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 			title = titles[i].Title
 		}
 		st, had := known[clean(h.ID)]
-		d := doc{id: h.ID, cwd: h.Cwd, created: h.CreatedAt, title: title}
+		d := doc{id: h.ID, cwd: h.Cwd, created: h.CreatedAt, title: title, version: versions[i]}
 		switch {
 		case !needs[i]:
 			d.captured, d.metaOnly = seqs[i], true
@@ -194,10 +270,16 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 				continue
 			}
 			d.captured, d.body = r.captured, r.body
-			d.metaOnly = unchanged(i, d.captured)
+			// Unchanged by its seqs and token, or by the text it gives
+			// the index: a session read again for a new token (a log
+			// replaced, a store without seqs) is rewritten only when its
+			// text changed.
+			d.metaOnly = had && sameSeq(st.titleSeq, titleSeq(title)) && st.title == nullTitle(title) &&
+				st.bodyHash == nullInt(ptr(bodyHash(d.body)))
 		}
 		if d.metaOnly {
-			if had && st.cwd == nullString(d.cwd) && st.created == d.created && st.title == nullTitle(d.title) {
+			if had && st.cwd == nullString(d.cwd) && st.created == d.created && st.title == nullTitle(d.title) &&
+				st.version == nullVersion(d.version) && sameSeq(st.captured, d.captured) {
 				stats.Unchanged++
 				ix.report(Progress{Done: i + 1, Total: len(headers)})
 				continue
@@ -264,7 +346,7 @@ func list(ctx context.Context, q sessionref.SessionQuery) ([]sessionref.SessionH
 }
 
 func loadStates(ctx context.Context, db *sql.DB) (map[string]state, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id, cwd, created, title, title_seq, captured_seq FROM sessions`)
+	rows, err := db.QueryContext(ctx, `SELECT id, cwd, created, title, title_seq, captured_seq, version, body_hash FROM sessions`)
 	if err != nil {
 		return nil, fmt.Errorf("discover: read index: %w", err)
 	}
@@ -273,7 +355,7 @@ func loadStates(ctx context.Context, db *sql.DB) (map[string]state, error) {
 	for rows.Next() {
 		var id string
 		var st state
-		if err := rows.Scan(&id, &st.cwd, &st.created, &st.title, &st.titleSeq, &st.captured); err != nil {
+		if err := rows.Scan(&id, &st.cwd, &st.created, &st.title, &st.titleSeq, &st.captured, &st.version, &st.bodyHash); err != nil {
 			return nil, fmt.Errorf("discover: read index: %w", err)
 		}
 		out[id] = st
@@ -282,6 +364,23 @@ func loadStates(ctx context.Context, db *sql.DB) (map[string]state, error) {
 		return nil, fmt.Errorf("discover: read index: %w", err)
 	}
 	return out, nil
+}
+
+// bodyHash is a hash of a session's indexed text, kept to tell a session
+// read again whose text did not change.
+func bodyHash(body string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(body))
+	return int64(h.Sum64())
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func nullVersion(v string) sql.NullString {
+	if v == "" {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: v, Valid: true}
 }
 
 func titleSeq(t *sessionref.Title) *int64 {
@@ -362,26 +461,35 @@ func (w *writer) put(ctx context.Context, d *doc) error {
 	}
 	title := nullTitle(d.title)
 	cwd := nullString(d.cwd)
-	w.note(id, &state{cwd: cwd, created: d.created, title: title, titleSeq: nullInt(titleSeq(d.title)), captured: nullInt(d.captured)})
+	version := nullVersion(d.version)
+	st := &state{cwd: cwd, created: d.created, title: title, titleSeq: nullInt(titleSeq(d.title)), captured: nullInt(d.captured), version: version}
 	if d.metaOnly && had {
+		if old, ok := w.ix.known[id]; ok {
+			st.bodyHash = old.bodyHash
+		}
+		w.note(id, st)
 		w.n++
-		return w.exec(ctx, `UPDATE sessions SET cwd = ?, created = ?, title = ? WHERE rowid = ?`, cwd, d.created, title, rowid)
+		return w.exec(ctx, `UPDATE sessions SET cwd = ?, created = ?, title = ?, captured_seq = ?, version = ? WHERE rowid = ?`,
+			cwd, d.created, title, nullInt(d.captured), version, rowid)
 	}
+	hash := bodyHash(d.body)
+	st.bodyHash = nullInt(&hash)
+	w.note(id, st)
 	if had {
 		for _, q := range []string{`DELETE FROM docs WHERE rowid = ?`, `DELETE FROM words WHERE rowid = ?`, `DELETE FROM tri WHERE rowid = ?`} {
 			if err := w.exec(ctx, q, rowid); err != nil {
 				return err
 			}
 		}
-		if err := w.exec(ctx, `UPDATE sessions SET cwd = ?, created = ?, title = ?, title_seq = ?, captured_seq = ? WHERE rowid = ?`,
-			cwd, d.created, title, nullInt(titleSeq(d.title)), nullInt(d.captured), rowid); err != nil {
+		if err := w.exec(ctx, `UPDATE sessions SET cwd = ?, created = ?, title = ?, title_seq = ?, captured_seq = ?, version = ?, body_hash = ? WHERE rowid = ?`,
+			cwd, d.created, title, nullInt(titleSeq(d.title)), nullInt(d.captured), version, hash, rowid); err != nil {
 			return err
 		}
 	} else {
 		// Not RETURNING: a statement that returns rows opens a savepoint,
 		// which makes FTS5 flush its pending terms for every session.
-		res, err := w.tx.ExecContext(ctx, `INSERT INTO sessions(id, cwd, created, title, title_seq, captured_seq) VALUES (?, ?, ?, ?, ?, ?)`,
-			id, cwd, d.created, title, nullInt(titleSeq(d.title)), nullInt(d.captured))
+		res, err := w.tx.ExecContext(ctx, `INSERT INTO sessions(id, cwd, created, title, title_seq, captured_seq, version, body_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, cwd, d.created, title, nullInt(titleSeq(d.title)), nullInt(d.captured), version, hash)
 		if err == nil {
 			rowid, err = res.LastInsertId()
 		}

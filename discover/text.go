@@ -13,26 +13,50 @@ import (
 // their own lines, each cut to its head of perMessage bytes, the whole
 // to perSession bytes.
 func body(events []sessionref.Event, perMessage, perSession int) string {
-	var b strings.Builder
-	for _, t := range sessionref.Project(events) {
-		room := perSession - b.Len()
-		if b.Len() > 0 {
+	b := bodyBuilder{perMessage: perMessage, perSession: perSession}
+	for i := range events {
+		if !b.add(&events[i]) {
+			break
+		}
+	}
+	return b.String()
+}
+
+// bodyBuilder builds a body one event at a time, projecting each as it
+// comes: a long session costs what it puts in the index, not a
+// projection of all of it.
+type bodyBuilder struct {
+	b                      strings.Builder
+	perMessage, perSession int
+	one                    [1]sessionref.Event
+}
+
+// add adds the event's projected text, if any; it reports whether the
+// body has room for more.
+func (bb *bodyBuilder) add(e *sessionref.Event) bool {
+	bb.one[0] = *e
+	for _, t := range sessionref.Project(bb.one[:]) {
+		room := bb.perSession - bb.b.Len()
+		if bb.b.Len() > 0 {
 			room--
 		}
 		if room <= 0 {
-			break
+			return false
 		}
-		text := cutUTF8(t.Text, min(perMessage, room))
+		text := cutUTF8(t.Text, min(bb.perMessage, room))
 		if text == "" {
 			continue
 		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
+		if bb.b.Len() > 0 {
+			bb.b.WriteByte('\n')
 		}
-		b.WriteString(text)
+		bb.b.WriteString(text)
 	}
-	return clean(b.String())
+	bb.one[0] = sessionref.Event{}
+	return bb.b.Len() < bb.perSession
 }
+
+func (bb *bodyBuilder) String() string { return clean(bb.b.String()) }
 
 // clean makes text valid UTF-8 without NUL bytes, which SQLite text and
 // the tokenizers stop at.

@@ -176,9 +176,9 @@ func pendingCalls(n int) []event {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("call-%d", i)
 	}
-	evs = append(evs, event{seq: 2, typ: sessionref.EventAssistantMessage, toolCalls: ids})
+	evs = append(evs, event{seq: 2, typ: sessionref.EventAssistantMessage, x: &eventExtra{toolCalls: ids}})
 	for i := 0; i < n; i += 2 {
-		evs = append(evs, event{seq: int64(len(evs)), typ: "tool/call", callID: ids[i]})
+		evs = append(evs, event{seq: int64(len(evs)), typ: "tool/call", x: &eventExtra{callID: ids[i]}})
 	}
 	return evs
 }

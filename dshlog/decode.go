@@ -295,7 +295,7 @@ func decodeOp(ev *event, v *fastjson.Value) error {
 	if kind != "replace" || !okS || !okE || start < 0 || end < 0 {
 		return fmt.Errorf("bad replace surfaceOp %s", v.MarshalTo(nil))
 	}
-	ev.replace = &[2]int64{start, end}
+	ev.setExtra().replace = &[2]int64{start, end}
 	return nil
 }
 
@@ -430,16 +430,19 @@ func decodeMessage(ev *event, data *fastjson.Value) error {
 		switch content[i].Type {
 		case "tool-call":
 			id, _ := str(it.Get("id"))
-			ev.toolCalls = append(ev.toolCalls, id)
+			x := ev.setExtra()
+			x.toolCalls = append(x.toolCalls, id)
 		case "tool-result":
-			if ev.callID == "" {
-				ev.callID, _ = str(it.Get("toolCallId"))
+			if ev.extra().callID == "" {
+				if id, _ := str(it.Get("toolCallId")); id != "" {
+					ev.setExtra().callID = id
+				}
 			}
 		}
 	}
 	if ev.typ == sessionref.EventToolResult {
 		if cid, ok := str(m.Get("source", "callId")); ok {
-			ev.callID = cid
+			ev.setExtra().callID = cid
 		}
 	}
 	interrupted := false
@@ -466,7 +469,7 @@ func decodeLegacyToolResult(ev *event, data *fastjson.Value) error {
 	if e := data.Get("isError"); e != nil {
 		fields["isError"] = raw(e)
 	}
-	ev.callID = id
+	ev.setExtra().callID = id
 	seq := ev.seq
 	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ,
 		Source:  sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": raw(cid)}},

@@ -476,7 +476,7 @@ func FuzzLog(f *testing.F) {
 			return
 		}
 		for _, n := range nodes {
-			if e := v.at(n); e == nil || e.msg == nil {
+			if e := v.at(n); e == nil || !e.isMessage() {
 				t.Fatalf("surface node %d is not a message", n)
 			}
 		}

@@ -63,18 +63,18 @@ func closers(parts ...segment) segment {
 				stepOpen = false
 				reset()
 			case sessionref.EventAssistantMessage:
-				for _, id := range e.toolCalls {
+				for _, id := range e.extra().toolCalls {
 					if _, ok := pending[id]; !ok {
 						pending[id] = len(order)
 						order = append(order, id)
 					}
 				}
 			case "tool/call":
-				callSeq[e.callID] = e.seq
+				callSeq[e.extra().callID] = e.seq
 			case sessionref.EventToolResult:
-				if at, ok := pending[e.callID]; ok {
+				if at, ok := pending[e.extra().callID]; ok {
 					order[at] = "" // closed; a later call with this id opens anew
-					delete(pending, e.callID)
+					delete(pending, e.extra().callID)
 				}
 			}
 		}
@@ -99,7 +99,7 @@ func closers(parts ...segment) segment {
 			Source: sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": idJSON}},
 			Content: []sessionref.Block{{Type: "tool-result", Fields: map[string]json.RawMessage{
 				"toolCallId": idJSON, "content": c.content, "isError": json.RawMessage("true"), "error": c.err}}}}
-		out = append(out, event{seq: seq, time: at, typ: sessionref.EventToolResult, msg: msg, sources: sources, callID: id})
+		out = append(out, event{seq: seq, time: at, typ: sessionref.EventToolResult, msg: msg, x: &eventExtra{sources: sources, callID: id}})
 		next++
 	}
 	if stepOpen {
@@ -139,44 +139,136 @@ func (v view) lastSeq() int64 {
 // fold computes the current surface (docs/dsh-logs.md: append pushes; replace splices
 // out a current range and puts the new event where it began), checking
 // the fold's structure as it goes. It returns the surface as seqs, in
-// surface order.
+// surface order. Its cost is linear in the events and their sources: the
+// surface is a linked list with an index by seq, so a replace finds its
+// range at once and walks only the nodes it removes (a range named the
+// wrong way round walks to the end once, and is an error).
 func fold(path string, v view) ([]int64, error) {
-	var nodes []int64
-	seen := map[int64]bool{}
+	var l nodeList
+	l.at = map[int64]int32{}
+	l.head, l.tail = -1, -1
+	var seen map[int64]bool
 	for _, seg := range v {
 		part := seg.events
 		for i := range part {
 			e := &part[i]
-			if e.msg == nil {
+			if !e.isMessage() {
 				continue
 			}
-			if len(e.sources) > 0 {
-				clear(seen)
-				for _, s := range e.sources {
+			x := e.extra()
+			if len(x.sources) > 0 {
+				if len(seen) > 64 || seen == nil {
+					seen = make(map[int64]bool, len(x.sources)) // clearing a big map costs its size
+				} else {
+					clear(seen)
+				}
+				for _, s := range x.sources {
 					if s < 0 || s >= e.seq || seen[s] {
-						return nil, logErr(path, e.line, ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
+						return nil, logErr(path, int(e.line), ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
 					}
 					seen[s] = true
 				}
 			}
-			if e.replace == nil {
-				nodes = append(nodes, e.seq)
+			if x.replace == nil {
+				l.push(e.seq)
 				continue
 			}
-			i, j := slices.Index(nodes, e.replace[0]), slices.Index(nodes, e.replace[1])
-			if i < 0 || j < 0 || i > j {
-				return nil, logErr(path, e.line, ErrCorrupt, "replace %d..%d does not name a current range", e.replace[0], e.replace[1])
+			first, okS := l.at[x.replace[0]]
+			last, okE := l.at[x.replace[1]]
+			bad := func() error {
+				return logErr(path, int(e.line), ErrCorrupt, "replace %d..%d does not name a current range", x.replace[0], x.replace[1])
 			}
-			for _, s := range nodes[i : j+1] {
-				if len(e.sources) == 0 || !seen[s] {
-					return nil, logErr(path, e.line, ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
+			if !okS || !okE {
+				return nil, bad()
+			}
+			// Walk the range: every node must be cited; it must reach last.
+			count := 0
+			n := first
+			for ; n >= 0; n = l.next[n] {
+				s := l.seq[n]
+				if len(x.sources) == 0 || !seen[s] {
+					if !l.reaches(n, last) {
+						return nil, bad()
+					}
+					return nil, logErr(path, int(e.line), ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
+				}
+				count++
+				if n == last {
+					break
 				}
 			}
-			if e.typ == sessionref.EventToolResult && (i != j || v.at(nodes[i]).typ != sessionref.EventToolResult) {
-				return nil, logErr(path, e.line, ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
+			if n < 0 {
+				return nil, bad()
 			}
-			nodes = slices.Replace(nodes, i, j+1, e.seq)
+			if e.typ == sessionref.EventToolResult && (count != 1 || v.at(l.seq[first]).typ != sessionref.EventToolResult) {
+				return nil, logErr(path, int(e.line), ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
+			}
+			l.replace(first, last, e.seq)
 		}
 	}
-	return nodes, nil
+	return l.seqs(), nil
+}
+
+// nodeList is the surface being folded: a doubly linked list of seqs in
+// arrays, with each current seq's node.
+type nodeList struct {
+	seq        []int64
+	prev, next []int32
+	head, tail int32
+	at         map[int64]int32 // current seq → its node
+}
+
+func (l *nodeList) push(seq int64) {
+	n := int32(len(l.seq))
+	l.seq, l.prev, l.next = append(l.seq, seq), append(l.prev, l.tail), append(l.next, -1)
+	if l.tail >= 0 {
+		l.next[l.tail] = n
+	} else {
+		l.head = n
+	}
+	l.tail = n
+	l.at[seq] = n
+}
+
+// reaches reports whether last comes at or after n.
+func (l *nodeList) reaches(n, last int32) bool {
+	for ; n >= 0; n = l.next[n] {
+		if n == last {
+			return true
+		}
+	}
+	return false
+}
+
+// replace swaps the nodes first..last (in order) for one node of seq.
+func (l *nodeList) replace(first, last int32, seq int64) {
+	for n := first; ; n = l.next[n] {
+		delete(l.at, l.seq[n])
+		if n == last {
+			break
+		}
+	}
+	n := int32(len(l.seq))
+	before, after := l.prev[first], l.next[last]
+	l.seq, l.prev, l.next = append(l.seq, seq), append(l.prev, before), append(l.next, after)
+	if before >= 0 {
+		l.next[before] = n
+	} else {
+		l.head = n
+	}
+	if after >= 0 {
+		l.prev[after] = n
+	} else {
+		l.tail = n
+	}
+	l.at[seq] = n
+}
+
+// seqs is the list in order.
+func (l *nodeList) seqs() []int64 {
+	out := make([]int64, 0, len(l.at))
+	for n := l.head; n >= 0; n = l.next[n] {
+		out = append(out, l.seq[n])
+	}
+	return out
 }

@@ -168,7 +168,7 @@ func TestClosersAtScale(t *testing.T) {
 		t.Fatalf("%d closers", len(out.events))
 	}
 	for i, e := range out.events[:40000] {
-		if e.callID != evs[2].toolCalls[i] || (i%2 == 0) != (len(e.sources) == 1) {
+		if e.extra().callID != evs[2].extra().toolCalls[i] || (i%2 == 0) != (len(e.extra().sources) == 1) {
 			t.Fatalf("closer %d: %+v", i, e)
 		}
 	}
@@ -176,7 +176,7 @@ func TestClosersAtScale(t *testing.T) {
 		t.Fatal("step/end and turn/end close the list")
 	}
 	// A result closes its call; a step/end clears them all.
-	done := append(evs[:len(evs):len(evs)], event{seq: int64(len(evs)), typ: "tool/result", callID: "call-7"})
+	done := append(evs[:len(evs):len(evs)], event{seq: int64(len(evs)), typ: "tool/result", x: &eventExtra{callID: "call-7"}})
 	if n := len(closers(segment{events: done, next: int64(len(done))}).events); n != 40001 {
 		t.Fatalf("%d closers after one result", n)
 	}

@@ -40,21 +40,86 @@ func isSurface(t string) bool {
 }
 
 // event is one decoded log event, kept as small as what the fold, the
-// crash-repair closers and the surface need.
+// crash-repair closers and the surface need: 72 bytes beside a surface
+// message's text, for the common message (one text block, a source with
+// only its kind), which is kept as its text and rebuilt when read; any
+// other message is kept decoded (msg).
 type event struct {
-	seq, time int64
-	typ       string // "" for an ignorable event of an unknown type
-	line      int
-	msg       *sessionref.Event // surface types
-	replace   *[2]int64         // a replace op's start and end; nil = append
+	seq, time   int64
+	typ         string // "" for an ignorable event of an unknown type
+	line        int32
+	short       bool  // a surface message kept as text and kind
+	interrupted bool  // of a short message
+	kind        uint8 // of a short message: an index in shortKinds
+	msg         *sessionref.Event
+	text        string
+	x           *eventExtra // nil when it has none of these
+}
+
+// eventExtra is what few events carry: a replace op, sources, tool call
+// ids.
+type eventExtra struct {
+	replace   *[2]int64 // a replace op's start and end; nil = append
 	sources   []int64
 	callID    string   // tool/call and tool/result
 	toolCalls []string // tool-call block ids of an assistant message
 }
 
-// eventCost is what an event costs in memory beyond its message text,
-// for the cache's byte budget.
-const eventCost = 96
+var noExtra eventExtra
+
+// extra returns the event's extra fields, read-only (empty when none).
+func (e *event) extra() *eventExtra {
+	if e.x == nil {
+		return &noExtra
+	}
+	return e.x
+}
+
+// setExtra returns the event's extra fields to write, made if needed.
+func (e *event) setExtra() *eventExtra {
+	if e.x == nil {
+		e.x = &eventExtra{}
+	}
+	return e.x
+}
+
+// shortKinds are the source kinds a short message may have.
+var shortKinds = [...]string{sessionref.SourceUser, sessionref.SourceModel, sessionref.SourceTool}
+
+// isMessage reports whether the event is a surface message.
+func (e *event) isMessage() bool { return e.short || e.msg != nil }
+
+// shorten keeps a decoded message of the common shape as its text and
+// source kind alone.
+func (e *event) shorten() {
+	m := e.msg
+	if m == nil || len(m.Content) != 1 || m.Content[0].Type != sessionref.BlockText || m.Content[0].Fields != nil ||
+		m.Source.Plugin != "" || m.Source.Fields != nil || m.Synthetic {
+		return
+	}
+	for k, name := range shortKinds {
+		if m.Source.Kind == name {
+			e.short, e.kind, e.interrupted, e.text, e.msg = true, uint8(k), m.Interrupted, m.Content[0].Text, nil
+			return
+		}
+	}
+}
+
+// message returns the event's message as a new value the caller may
+// keep: a short one rebuilt, a decoded one as it is (shared: the caller
+// clones it when the parse is shared).
+func (e *event) message() (m sessionref.Event, shared bool) {
+	if !e.short {
+		return *e.msg, true
+	}
+	seq := e.seq
+	return sessionref.Event{Seq: &seq, Type: e.typ, Source: sessionref.Source{Kind: shortKinds[e.kind]},
+		Content: []sessionref.Block{{Type: sessionref.BlockText, Text: e.text}}, Interrupted: e.interrupted}, false
+}
+
+// eventCost is what an event costs in memory beyond its message, for the
+// cache's byte budget.
+const eventCost = 80
 
 // parsed is what a log file holds once decoded. A parsed value is never
 // changed once it is cached: growth makes a new one.
@@ -92,6 +157,11 @@ type parsed struct {
 	cost    int64         // estimated bytes held, for the cache budget
 	jp      fastjson.Parser
 }
+
+// frameFlush is how much of a complete zstd frame's text is gathered
+// before its whole lines are decoded: a frame's text is held at most
+// this much (plus one record) at a time, whatever the frame decodes to.
+const frameFlush = 4 << 20
 
 // markLen is how many bytes before the committed offset are compared to
 // tell an append from a rewrite.
@@ -131,6 +201,18 @@ func (p *parsed) feed(fd feeder, chunk []byte, base int64) error {
 					frameText = append(make([]byte, 0, max(2*cap(frameText), n)), frameText...)
 				}
 				frameText = append(frameText, b...)
+				if fr.complete && len(frameText) > frameFlush {
+					// A big frame is decoded as it streams, its whole lines
+					// a piece at a time: its text is never held whole. A
+					// defect later in the frame still makes the log
+					// unreadable, whatever was decoded before it.
+					if i := bytes.LastIndexByte(frameText, '\n'); i >= 0 {
+						if err := p.take(fd, frameText[:i+1]); err != nil {
+							return err
+						}
+						frameText = frameText[:copy(frameText, frameText[i+1:])]
+					}
+				}
 				return nil
 			})
 			if err != nil {
@@ -200,7 +282,7 @@ func (p *parsed) finish(fd feeder, tail []byte) error {
 	p.cost = int64(len(p.events.events)+len(p.tail.events)) * eventCost
 	for _, evs := range [][]event{p.events.events, p.tail.events} {
 		for i := range evs {
-			p.cost += msgCost(evs[i].msg)
+			p.cost += msgCost(evs[i].msg) + int64(len(evs[i].text))
 		}
 	}
 	return nil
@@ -389,7 +471,7 @@ func (p *parsed) joinHalves(fd feeder, start int64, decodeFirst func(), decodeSe
 		return false
 	}
 	for i := range second.events {
-		second.events[i].line += p.line
+		second.events[i].line += int32(p.line)
 	}
 	p.events.events = append(p.events.events, second.events...)
 	p.events.next, p.events.lastTime = second.next, second.lastTime
@@ -623,7 +705,10 @@ func typeOf(jp *fastjson.Parser, line []byte) string {
 // decodeEvent turns a record into an event, upgrading legacy shapes. An
 // ignorable event of an unknown type keeps its seq and has type "".
 func (p *parsed) decodeEvent(r record, line int) (event, error) {
-	ev := event{seq: r.seq, time: r.time, typ: r.typ, line: line, sources: r.sources}
+	ev := event{seq: r.seq, time: r.time, typ: r.typ, line: int32(line)}
+	if len(r.sources) > 0 {
+		ev.setExtra().sources = r.sources
+	}
 	op := r.surfaceOp
 	switch r.typ {
 	case "steering/message":
@@ -640,7 +725,7 @@ func (p *parsed) decodeEvent(r record, line int) (event, error) {
 	}
 	if _, known := knownTypes[r.typ]; !known || isPacked(r.typ) {
 		if r.ignorable {
-			ev.typ, ev.sources = "", nil
+			ev.typ, ev.x = "", nil
 			return ev, nil
 		}
 		return ev, logErr(p.path, line, ErrUnknownEvent, "%q is not a known event type and is not marked ignorable (a newer DeepSeek Harness wrote it)", r.typ)
@@ -660,6 +745,7 @@ func (p *parsed) decodeEvent(r record, line int) (event, error) {
 	if err := decodeMessage(&ev, r.data); err != nil {
 		return ev, logErr(p.path, line, ErrCorrupt, "%s: %v", ev.typ, err)
 	}
+	ev.shorten()
 	return ev, nil
 }
 
@@ -667,13 +753,15 @@ func (p *parsed) decodeLogOnly(ev *event, data *fastjson.Value) error {
 	switch ev.typ {
 	case "session/title":
 		if _, ok := str(data.Get("title")); !ok {
-			return logErr(p.path, ev.line, ErrCorrupt, "session/title without a title")
+			return logErr(p.path, int(ev.line), ErrCorrupt, "session/title without a title")
 		}
 	case "tool/call":
-		ev.callID, _ = str(data.Get("callId"))
+		if id, _ := str(data.Get("callId")); id != "" {
+			ev.setExtra().callID = id
+		}
 	case "turn/end":
 		if data.Type() != fastjson.TypeObject || data.Get("reason") == nil {
-			return logErr(p.path, ev.line, ErrCorrupt, "turn/end without a reason")
+			return logErr(p.path, int(ev.line), ErrCorrupt, "turn/end without a reason")
 		}
 	}
 	return nil

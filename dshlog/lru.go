@@ -35,6 +35,9 @@ func (c *lru) get(path string) *lruEntry {
 // until the budget holds (a log bigger than the whole budget is not kept).
 func (c *lru) put(path string, key fileKey, p *parsed) {
 	c.remove(path)
+	if p.cost > c.budget {
+		return // it would evict everything and then itself
+	}
 	c.byPath[path] = c.order.PushFront(&lruEntry{path: path, key: key, p: p})
 	c.used += p.cost
 	for c.used > c.budget && c.order.Len() > 0 {

@@ -255,20 +255,33 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 	var p *parsed
 	base := int64(0)
 	if grew {
-		cp := &parsed{path: c.p.path, zstd: c.p.zstd, head: c.p.head, warnings: c.p.warnings,
-			events: c.p.events.clipped(), committed: c.p.committed, mark: c.p.mark,
-			decoded: c.p.decoded, line: c.p.line}
-		p, base = cp, c.p.committed
+		base = c.p.committed
 	}
-	if p == nil {
-		p = &parsed{path: path, zstd: strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(readRange(f, 0, 4), zstdMagic)}
-	}
-	fd := feeder{ctx: ctx, cap: s.capFor(p.zstd, key.size)}
-	if p.zstd {
-		var data []byte
+	var data []byte // a zstd log's bytes from base on
+	weight := key.size - base
+	isZstd := strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(readRange(f, 0, 4), zstdMagic)
+	if isZstd {
 		if data, err = readAll(f, base, key.size); err != nil {
 			return nil, key, ioErr(path, err)
 		}
+		weight = int64(len(data)) + declaredSize(data, s.capFor(true, key.size))
+	}
+	took, err := s.reading.acquire(ctx, weight)
+	if err != nil {
+		return nil, key, ioErr(path, err)
+	}
+	defer s.reading.release(took)
+	if grew {
+		cp := &parsed{path: c.p.path, zstd: c.p.zstd, head: c.p.head, warnings: c.p.warnings,
+			events: c.p.events.clipped(), committed: c.p.committed, mark: c.p.mark,
+			decoded: c.p.decoded, line: c.p.line}
+		p = cp
+	}
+	if p == nil {
+		p = &parsed{path: path, zstd: isZstd}
+	}
+	fd := feeder{ctx: ctx, cap: s.capFor(p.zstd, key.size)}
+	if p.zstd {
 		err = p.feed(fd, data, base)
 		if err == nil && changed(f, key) {
 			return nil, key, errChanged

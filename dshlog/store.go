@@ -29,6 +29,9 @@ const (
 	DefaultCacheBytes = 64 << 20
 	// DefaultMaxLogBytes is the default cap on one log's decoded bytes.
 	DefaultMaxLogBytes = 256 << 20
+	// DefaultReadBytes is the default bound on the bytes of logs being
+	// decoded at once.
+	DefaultReadBytes = 256 << 20
 )
 
 // DefaultRoot returns $DSH_HOME/sessions, or ~/.dsh/sessions when
@@ -81,6 +84,15 @@ func WithCacheBytes(n int64) Option { return func(s *Store) { s.cacheBytes = max
 // fail with [ErrTooLarge].
 func WithMaxLogBytes(n int64) Option { return func(s *Store) { s.maxLogBytes = max(n, 1) } }
 
+// WithReadBytes bounds the bytes of logs decoded at once by all of the
+// store's readers ([DefaultReadBytes]): a read counts its raw log's size
+// (what it has left to decode, for an append), or for a zstd log its
+// compressed size plus what its frames declare they decode to (the cap
+// when a frame does not say). Reads past the bound wait their turn; a
+// log bigger than the bound is decoded alone. Titles and headers are
+// scanned outside it: they keep nothing of what they stream.
+func WithReadBytes(n int64) Option { return func(s *Store) { s.readBytes = max(n, 1) } }
+
 // Store is a strictly read-only [sessionref.SessionQuery] over DeepSeek
 // Harness session logs: it never writes, truncates, locks or repairs a
 // file. See the package doc for what it caches and what it refuses.
@@ -88,7 +100,8 @@ type Store struct {
 	root   string // resolved once; nothing below it is followed
 	single string // OpenFile's path
 
-	cacheBytes, maxLogBytes int64
+	cacheBytes, maxLogBytes, readBytes int64
+	reading                            *gate // bounds the bytes decoded at once
 
 	mu      sync.Mutex
 	headers map[string]cachedHeader // by path
@@ -127,12 +140,13 @@ type cachedHeader struct {
 }
 
 func newStore(opts []Option) *Store {
-	s := &Store{cacheBytes: DefaultCacheBytes, maxLogBytes: DefaultMaxLogBytes,
+	s := &Store{cacheBytes: DefaultCacheBytes, maxLogBytes: DefaultMaxLogBytes, readBytes: DefaultReadBytes,
 		headers: map[string]cachedHeader{}, titles: map[string]*titleEntry{}, seqs: map[string]seqEntry{}}
 	for _, o := range opts {
 		o(s)
 	}
 	s.logs = newLRU(s.cacheBytes)
+	s.reading = newGate(s.readBytes)
 	return s
 }
 
@@ -348,10 +362,53 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 		// the reference keeps it, so it counts here.
 		out.CapturedThroughSeq = &last
 	}
+	// A parse the cache could not keep is this read's alone: its
+	// messages are handed over, not copied, so a log bigger than the
+	// cache costs its decoded messages once, not twice.
+	private := p.cost > s.cacheBytes
 	for i, seq := range nodes {
-		out.Events[i] = v.at(seq).msg.Clone()
+		m, shared := v.at(seq).message()
+		if shared && !private {
+			m = m.Clone()
+		}
+		out.Events[i] = m
 	}
 	return out, nil
+}
+
+// WalkSurface passes the events ReadSurface would return to fn, one at a
+// time in surface order, until fn returns false, and returns the
+// surface's CapturedThroughSeq. fn must neither keep nor change an event
+// after it returns: the events are the parse's own, and no surface is
+// built, so an indexer that keeps a bounded part of each session holds
+// no more than the parse ([discover.SurfaceWalker]).
+func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
+	p, err := s.loadID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	v := view{p.events, p.tail, p.closers}
+	nodes, err := fold(p.path, v)
+	if err != nil {
+		return nil, err
+	}
+	var captured *int64
+	if last := v.lastSeq(); last >= 0 {
+		captured = &last
+	}
+	for i, seq := range nodes {
+		if i&1023 == 1023 && ctx.Err() != nil {
+			return nil, ioErr(p.path, ctx.Err())
+		}
+		m, _ := v.at(seq).message()
+		if !fn(&m) {
+			break
+		}
+	}
+	return captured, nil
 }
 
 // CapturedSeqs returns, for each id, the CapturedThroughSeq ReadSurface
@@ -403,6 +460,34 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 		s.mu.Lock()
 		s.seqs[e.path] = seqEntry{key: key, seq: out[i]}
 		s.mu.Unlock()
+	}
+	return out, nil
+}
+
+// SessionVersions returns, for each id, a token of its log file's
+// identity and version (path, device, inode, size, modification and
+// change times, mode; where there is no inode, size and times): it
+// changes whenever the log may have changed, a log replaced by another
+// with the same seqs or a message rewritten in place included. An id with
+// no log it can stat gets "". It costs a stat a log. Indexers compare it
+// with the token they indexed ([discover.VersionLister]).
+func (s *Store) SessionVersions(ctx context.Context, ids []string) ([]string, error) {
+	out := make([]string, len(ids))
+	idx, err := s.pathsOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return nil, ioErr(s.where(), err)
+		}
+		e, ok := idx[id]
+		if !ok || e.err != nil {
+			continue
+		}
+		if key, err := s.statKey(e.path); err == nil {
+			out[i] = fmt.Sprintf("%s|%x:%x:%d:%d:%d:%o", e.path, key.dev, key.ino, key.size, key.mtime, key.ctime, uint32(key.mode))
+		}
 	}
 	return out, nil
 }

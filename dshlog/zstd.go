@@ -249,3 +249,30 @@ func (g *lineGuard) check(b []byte) error {
 	}
 	return nil
 }
+
+// declaredSize is what the zstd frames of b declare they decode to, or
+// limit when a frame does not say or the sum passes it. A decoder holds a
+// frame to its declared size, so the sum bounds what b decodes to.
+func declaredSize(b []byte, limit int64) int64 {
+	var sum int64
+	for off := 0; off < len(b); {
+		fr, err := nextFrame(b[off:])
+		if err != nil || fr.hdr.HeaderSize == 0 {
+			return limit
+		}
+		if !fr.skippable {
+			if !fr.hdr.HasFCS {
+				return limit
+			}
+			sum += int64(min(fr.hdr.FrameContentSize, uint64(limit)))
+			if sum >= limit {
+				return limit
+			}
+		}
+		if !fr.complete {
+			break
+		}
+		off += fr.n
+	}
+	return sum
+}

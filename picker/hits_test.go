@@ -457,3 +457,36 @@ func TestSnippetShowsItsFirstMatch(t *testing.T) {
 		}
 	}
 }
+
+// A search that fails while titles match says so in the footer, which
+// stays in sight when the candidates push the hits' heading out of the
+// popup.
+func TestHitErrorInFooter(t *testing.T) {
+	hs := &fakeHits{err: errors.New("the index is damaged\x1b]52;c;x\a")}
+	m := openBoth(t, newHitsPicker(hs, WithMaxRows(1)), "parser")
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "search in messages unavailable: the index is damaged") || strings.Contains(m.View(), "\x1b]52") {
+		t.Fatalf("no footer:\n%s", v)
+	}
+	if _, ok := m.Highlighted(); !ok {
+		t.Fatal("the candidates are not pickable")
+	}
+	checkBox(t, m)
+}
+
+// A title of one huge grapheme cluster (a base with 200,000 combining
+// marks) gives a label of a bounded size that can be mentioned.
+func TestZalgoTitleLabel(t *testing.T) {
+	title := "Zalgo x" + strings.Repeat("\u0334", 200000)
+	label := MentionLabel(title)
+	if len(label) > 7+4*32 || !strings.HasPrefix(label, "Zalgo x") {
+		t.Fatalf("label of %d bytes: %.40q", len(label), label)
+	}
+	m, err := sessionref.FormatMention(sessionref.Reference{SessionID: "d15c0011-0000-4000-8000-000000000011", Label: &label})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := sessionref.ParseText("see " + m); err != nil || len(p.References) != 1 || *p.References[0].Label != label {
+		t.Fatalf("mention %.60q parses as %+v, %v", m, p.References, err)
+	}
+}

@@ -256,6 +256,10 @@ func (m Model) footer() (string, lipgloss.Style, bool) {
 			return warn("nothing to mention: " + m.why())
 		}
 		return "nothing to mention: " + m.why(), st.Status, true
+	case m.hitErr != nil && !m.hitsPending:
+		// The hits section's heading says it too, but rows above it may
+		// push it out of sight.
+		return warn("search in messages unavailable: " + textutil.Inline(m.hitErr.Error()))
 	}
 	return "", st.Status, false
 }

@@ -145,3 +145,35 @@ func TestRunBadSessionsRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestRunEchoesNoControlBytes: a path given on the command line or in
+// DSH_HOME that holds escapes (an OSC 52 clipboard write, BEL, a bidi
+// override) is echoed quoted, never as the bytes a terminal would act on.
+func TestRunEchoesNoControlBytes(t *testing.T) {
+	dir := t.TempDir()
+	hostile := "/no/such\x1b]52;c;aGVsbG8=\a\u202e\x9b31m"
+	for _, tc := range []struct {
+		args []string
+		home string
+	}{
+		{[]string{"--sessions", hostile}, ""},
+		{[]string{"--dsh"}, filepath.Join(dir, "x\x1b[2J\x07")},
+		{[]string{"--cwd", "\x1b[31m", "--count", "\x1b]0;t\a"}, ""},
+		{[]string{"\x1b[6n"}, ""},
+	} {
+		t.Setenv("DSH_HOME", tc.home)
+		var out, errOut bytes.Buffer
+		if code := run(tc.args, &out, &errOut); code != 1 {
+			t.Errorf("%q: exit %d, want 1", tc.args, code)
+		}
+		for _, r := range errOut.String() {
+			if r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\u202e') {
+				t.Errorf("%q: stderr holds %U: %q", tc.args, r, errOut.String())
+				break
+			}
+		}
+		if errOut.Len() == 0 {
+			t.Errorf("%q: nothing said", tc.args)
+		}
+	}
+}

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/dshkit/mentions/demo"
 	"github.com/dshkit/mentions/discover"
 	"github.com/dshkit/mentions/dshlog"
+	"github.com/dshkit/mentions/internal/textutil"
 )
 
 // memoryIndexMax is the largest embedded corpus indexed in memory; a
@@ -34,7 +34,7 @@ func addIndex(o *demo.Options, f flags) (done func(), err error) {
 		}
 		dir, err := os.MkdirTemp("", "mentions-demo-index-")
 		if err != nil {
-			return done, fmt.Errorf("a temporary index: %w", err)
+			return done, nil // no temporary file: the index stays in memory
 		}
 		o.DiscoverPath = filepath.Join(dir, "index.sqlite")
 		return func() { os.RemoveAll(dir) }, nil
@@ -46,7 +46,15 @@ func addIndex(o *demo.Options, f flags) (done func(), err error) {
 	}
 	path, err := discover.DefaultPath(root)
 	if err != nil {
-		return done, err
+		// No cache directory: the demo runs without full-text search and
+		// says why; the index is a cache, never required.
+		o.Discover = false
+		why := "full-text search is off (titles, ids and folders still match): no place for the index: " + textutil.Inline(err.Error())
+		if o.Notice != "" {
+			why = o.Notice + " · " + why
+		}
+		o.Notice = why
+		return done, nil
 	}
 	o.DiscoverPath, o.DiscoverRefuse = path, []string{root}
 	return done, nil

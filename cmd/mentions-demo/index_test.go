@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -74,5 +75,28 @@ func TestIndexFlags(t *testing.T) {
 	}
 	if _, err := parseFlags([]string{"--no-index=maybe"}, noEnv); err == nil || !strings.Contains(err.Error(), "--no-index") {
 		t.Fatalf("bad --no-index: %v", err)
+	}
+}
+
+// With no cache directory to put the index in, the demo starts without
+// full-text search and says why, rather than failing.
+func TestIndexWithoutCacheDir(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || runtime.GOOS == "ios" || runtime.GOOS == "plan9" {
+		t.Skip("the cache directory comes from XDG_CACHE_HOME and HOME on this system only")
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	f, err := parseFlags([]string{"--sessions", t.TempDir()}, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := demo.Options{Notice: "2 logs skipped"}
+	done, err := addIndex(&o, f)
+	if err != nil {
+		t.Fatalf("no cache directory: %v", err)
+	}
+	done()
+	if o.Discover || !strings.HasPrefix(o.Notice, "2 logs skipped · full-text search is off") {
+		t.Fatalf("discover %v, notice %q", o.Discover, o.Notice)
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dshkit/mentions/demo"
 	"github.com/dshkit/mentions/dshlog"
+	"github.com/dshkit/mentions/internal/textutil"
 )
 
 // layout is where a sessions root keeps its logs, as the help and the
@@ -49,7 +51,7 @@ func addLogs(o *demo.Options, root string, dsh bool, generated int) error {
 	}
 	o.Others = store
 	// The counts first: a narrow header cuts the end.
-	o.StoreName = fmt.Sprintf("%d generated + %s in %s", generated, plural(listed, "DeepSeek Harness session"), root)
+	o.StoreName = fmt.Sprintf("%d generated + %s in %s", generated, plural(listed, "DeepSeek Harness session"), shown(root))
 	o.Notice = rootNotice(root, listed, infos, looseLogs(root))
 	return nil
 }
@@ -104,7 +106,17 @@ func rootNotice(root string, listed int, infos []dshlog.Info, loose int) string 
 	if len(parts) == 0 {
 		parts = append(parts, "no logs found")
 	}
-	return fmt.Sprintf("%s in %s (%s; expected %s)", plural(listed, "DeepSeek Harness session"), root, strings.Join(parts, "; "), layout)
+	return fmt.Sprintf("%s in %s (%s; expected %s)", plural(listed, "DeepSeek Harness session"), shown(root), strings.Join(parts, "; "), layout)
+}
+
+// shown is a path as the demo echoes it: as it is when the terminal
+// sanitiser would leave it alone, else quoted with Go's escapes, so a
+// path holding ESC, BEL or an invisible character is seen for what it is.
+func shown(path string) string {
+	if textutil.Inline(path) == path {
+		return path
+	}
+	return strconv.Quote(path)
 }
 
 // looseLogs counts the regular *.jsonl and *.jsonl.zstd files directly
@@ -136,6 +148,7 @@ func plural(n int, word string) string {
 // root, naming the flag that gave it.
 func rootError(flag, root string, err error) *FlagError {
 	var reason string
+	root = shown(root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && flag == "--dsh":
 		reason = fmt.Sprintf("no DeepSeek Harness sessions at %s (it does not exist); set DSH_HOME or give --sessions DIR", root)

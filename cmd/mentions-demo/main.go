@@ -10,12 +10,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/demo"
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -25,12 +27,15 @@ func main() {
 
 // run is the command without the process: it returns the exit code.
 // A bad command line is one line naming the flag, the usage hint, and 1.
+// Every line it writes passes through the terminal sanitiser: a path or
+// value from the command line or the environment (--sessions, DSH_HOME)
+// never reaches the terminal as control bytes.
 func run(args []string, stdout, stderr io.Writer) int {
 	f, err := parseFlags(args, os.Getenv)
 	var bad *FlagError
 	switch {
 	case errors.As(err, &bad):
-		fmt.Fprintf(stderr, "mentions-demo: %v\n%s\n", bad, usageHint)
+		fmt.Fprintf(stderr, "mentions-demo: %s\n%s\n", textutil.Inline(bad.Error()), usageHint)
 		return 1
 	case f.help:
 		printUsage(stdout)
@@ -39,16 +44,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := start(f); err != nil {
 		if errors.As(err, &bad) {
 			// A flag's value that only opening it could check (--sessions).
-			fmt.Fprintf(stderr, "mentions-demo: %v\n%s\n", bad, usageHint)
+			fmt.Fprintf(stderr, "mentions-demo: %s\n%s\n", textutil.Inline(bad.Error()), usageHint)
 		} else {
-			fmt.Fprintln(stderr, "mentions-demo:", err)
+			fmt.Fprintln(stderr, "mentions-demo:", textutil.Inline(err.Error()))
 		}
 		return 1
 	}
 	return 0
 }
 
+// softMemory is the demo's soft memory limit beside its generated corpus
+// (about 12 KB a session, counted at 16): what it reads is bounded (see
+// dshlog's and discover's package docs), and the limit keeps the
+// collector from letting the heap grow to twice that before it runs.
+// GOMEMLIMIT, when set, wins.
+const softMemory = 320 << 20
+
 func start(f flags) error {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemory + int64(f.count)*16<<10)
+	}
 	home, _ := os.UserHomeDir()
 	store := fakestore.New()
 	now := time.Now()

@@ -37,10 +37,18 @@ import (
 // where they do that: a zero-width joiner between two pictographs (an
 // emoji ZWJ sequence such as 👩‍💻, modifiers and variation selectors may
 // sit between), a variation selector right after a character it can
-// select (the keycap 1️⃣, ❤️), and the tag characters of an emoji tag
-// sequence (the flag of England: U+1F3F4, tags, cancel tag). A lone or
-// unpaired joiner, selector or tag is escaped like any other invisible
-// character. Joiners in other scripts (Persian ZWNJ, Indic half forms)
+// select, and the tag characters of an emoji tag sequence (the flag of
+// England: U+1F3F4, tags, cancel tag). A lone or unpaired joiner,
+// selector or tag is escaped like any other invisible character. The
+// emoji presentation selector U+FE0F is kept only in a cluster whose
+// first character is wide already (🎉️): after a narrow one (a️, ❤️, the
+// keycap 1️⃣) it is dropped, since terminals disagree on whether it
+// widens the character to two cells (x/ansi and kitty do, tmux does not),
+// and a width the terminal does not share moves every border after it;
+// the text presentation selector U+FE0E is dropped for the same reason.
+// A grapheme cluster keeps its first [MaxClusterRunes] code points (a
+// base with thousands of combining marks is one cluster): what a cell
+// costs to draw and to put in a label is bounded. Joiners in other scripts (Persian ZWNJ, Indic half forms)
 // are escaped too: terminals do not shape those scripts, and an invisible
 // joiner is one way to make two titles look alike.
 //
@@ -102,6 +110,7 @@ func sanitizeLine(b *strings.Builder, s string) {
 			cluster, w = s[:1], 1
 		}
 		s = s[len(cluster):]
+		cluster = capCluster(cluster)
 		if w == 0 {
 			for _, r := range cluster {
 				if r == '\n' || r == '\r' || r == '\t' {
@@ -114,6 +123,28 @@ func sanitizeLine(b *strings.Builder, s string) {
 		}
 		writeCluster(b, cluster)
 	}
+}
+
+// MaxClusterRunes is the most code points a grapheme cluster keeps: the
+// rest of a longer one (a base with thousands of combining marks) is
+// dropped, so one cluster costs a bounded number of bytes to draw and to
+// put in a label. Real clusters are far shorter: the longest emoji
+// sequences have about ten code points; terminals keep fewer marks a cell.
+const MaxClusterRunes = 32
+
+// capCluster returns c cut after its first MaxClusterRunes code points.
+func capCluster(c string) string {
+	if len(c) <= MaxClusterRunes {
+		return c
+	}
+	n := 0
+	for i := range c {
+		if n == MaxClusterRunes {
+			return c[:i]
+		}
+		n++
+	}
+	return c
 }
 
 // writeCluster writes one grapheme cluster that takes at least one cell,
@@ -146,6 +177,17 @@ func writeCluster(b *strings.Builder, c string) {
 			continue
 		case r == zwj:
 			keep = afterPict && i+1 < len(rs) && unicode.Is(extendedPictographic, rs[i+1])
+		case r == vs16 || r == vs15:
+			// Emoji presentation widens a narrow character to two cells
+			// for x/ansi and some terminals, not for others (tmux draws
+			// a️, ❤️ and 1️⃣ in one cell): it is dropped after a narrow
+			// first character, so every terminal agrees with [Width]. A
+			// wide one (🎉) stays wide either way; U+FE0E, which would
+			// narrow it for some, is dropped.
+			if r == vs16 && prevKept && !hidden(rs[i-1]) && ansi.StringWidth(string(rs[0])) == 2 {
+				b.WriteRune(r)
+			}
+			continue
 		case unicode.Is(unicode.Variation_Selector, r):
 			keep = prevKept && !hidden(rs[i-1])
 		case isTag(r):
@@ -171,6 +213,8 @@ func writeCluster(b *strings.Builder, c string) {
 }
 
 const (
+	vs15      = '\uFE0E'
+	vs16      = '\uFE0F'
 	zwj       = '\u200D'
 	blackFlag = '\U0001F3F4'
 	cancelTag = '\U000E007F'

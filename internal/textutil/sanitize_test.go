@@ -37,15 +37,21 @@ func TestInline(t *testing.T) {
 		// A combining mark with nothing under it takes no cell.
 		{"\u0301start", `\u0301start`},
 		{"e\u0301 is fine", "e\u0301 is fine"},
-		// Emoji keep what they need, and only that.
-		{"1\uFE0F\u20E3 keycap", "1\uFE0F\u20E3 keycap"},
-		{"❤\uFE0F", "❤\uFE0F"},
+		// Emoji keep what they need, and only that. Emoji presentation
+		// after a narrow first character is dropped: terminals disagree
+		// on its width (tmux draws ❤️ in one cell, x/ansi counts two).
+		{"1\uFE0F\u20E3 keycap", "1\u20E3 keycap"},
+		{"❤\uFE0F", "❤"},
+		{"a\uFE0F b\uFE0E", "a b"},
+		{"🎉\uFE0F", "🎉\uFE0F"},
+		{"🎉\uFE0E", "🎉"},
 		{"\uFE0Flone", `\uFE0Flone`},
-		{"1\uFE0F\uFE0F", "1\uFE0F" + `\uFE0F`},
+		{"1\uFE0F\uFE0F", "1"},
+		{"🎉\uFE0F\uFE0F", "🎉\uFE0F"},
 		{"👩\u200D💻 coder", "👩\u200D💻 coder"},
 		{"👨\u200D👩\u200D👧\u200D👦", "👨\u200D👩\u200D👧\u200D👦"},
 		{"👩🏽\u200D🚀", "👩🏽\u200D🚀"},
-		{"🏳\uFE0F\u200D🌈", "🏳\uFE0F\u200D🌈"},
+		{"🏳\uFE0F\u200D🌈", "🏳\u200D🌈"},
 		{"a\u200Db", `a\u200Db`},
 		{"😀\u200D", `😀\u200D`},
 		{"\u200D😀", `\u200D😀`},
@@ -65,7 +71,7 @@ func TestInline(t *testing.T) {
 }
 
 func TestInlineReturnsCleanInputAsIs(t *testing.T) {
-	for _, s := range []string{"", "plain ascii", "界 🙂 é 1\uFE0F\u20E3 👩\u200D💻"} {
+	for _, s := range []string{"", "plain ascii", "界 🙂 é 1\u20E3 🎉\uFE0F 👩\u200D💻"} {
 		if got := Inline(s); got != s {
 			t.Errorf("Inline(%+q) = %+q", s, got)
 		}
@@ -178,11 +184,21 @@ func FuzzInline(f *testing.F) {
 		"\x1b]8;;http://x\x07link\x1b]8;;\x07", "a\r\nb\x00", "\u202Eevil\u2066", "👩\u200D💻\u200D",
 		"1\uFE0F\u20E3", "🏴\U000E0067\U000E0062\U000E007F", "\u0301\u0301", "\u1160\u11A8", "\xff\xfe",
 		"\u00AD\u200B\uFEFF", "😀\u200D\U000E0020😀", "\u2028\u2029\u0085\u009b",
+		"Zalgo x" + strings.Repeat("\u0334", 5000), "a\uFE0F❤\uFE0F🎉\uFE0E", strings.Repeat("👩\u200D", 100) + "💻",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		checkSanitized(t, s, Inline(s))
+		in := Inline(s)
+		checkSanitized(t, s, in)
+		// Every cluster is at most MaxClusterRunes code points: what a
+		// cell costs to draw is bounded (an escape is ASCII, 1 byte a cell).
+		if w := Width(in); len(in) > 4*MaxClusterRunes*max(w, 1) {
+			t.Fatalf("Inline(%.40q) is %d bytes for %d cells", s, len(in), w)
+		}
+		if again := Inline(in); again != in {
+			t.Fatalf("Inline is not idempotent on %+q: %+q then %+q", s, in, again)
+		}
 		b := Block(s)
 		if strings.Contains(b, "\r") {
 			t.Fatalf("CR in Block(%+q)", s)
@@ -194,4 +210,21 @@ func FuzzInline(f *testing.F) {
 			t.Fatalf("Block is not idempotent on %+q: %+q then %+q", s, b, again)
 		}
 	})
+}
+
+// BenchmarkInlineZalgo: a title of one cluster of 200,000 combining
+// marks is read once and drawn as at most MaxClusterRunes code points;
+// "plain" is a title of the same length in bytes, the baseline.
+func BenchmarkInlineZalgo(b *testing.B) {
+	zalgo := "Zalgo x" + strings.Repeat("\u0334", 200000)
+	plain := strings.Repeat("é", 200000)
+	for _, c := range []struct{ name, s string }{{"plain", plain}, {"zalgo", zalgo}} {
+		b.Run(c.name, func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				n = len(Inline(c.s))
+			}
+			b.ReportMetric(float64(n), "out-bytes")
+		})
+	}
 }

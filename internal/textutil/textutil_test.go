@@ -64,7 +64,7 @@ func TestWidth(t *testing.T) {
 }
 
 func TestMiddleKeepsClusters(t *testing.T) {
-	s := "1\uFE0F\u20E3👩\u200D💻界/path/🇯🇵e\u0301end"
+	s := "🎉\uFE0F1\u20E3👩\u200D💻界/path/🇯🇵e\u0301end"
 	for w := 1; w <= Width(s)+1; w++ {
 		got := Middle(s, w)
 		if Width(got) > w {

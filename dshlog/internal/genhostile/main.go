@@ -1,0 +1,55 @@
+// Command genhostile writes the hostile session logs of the memory and
+// cost table (scripts/bench-hostile) under DIR, each in a sessions root
+// of its own:
+//
+//	DIR/zstd/     ZSTD logs of 950,000 small messages, one zstd frame each
+//	              (about 232 MB decoded from a few MB)
+//	DIR/raw/      one raw log of 1,000,000 messages (256 MB)
+//	DIR/pending/  one log with 100,000 tool calls pending in an open turn
+//	DIR/compact/  one log of 50,000 compactions
+//
+//	go run ./dshlog/internal/genhostile -dir DIR [-zstd 4]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/dshkit/mentions/dshlog/internal/hostile"
+)
+
+func main() {
+	dir := flag.String("dir", "", "output directory (required)")
+	zstdLogs := flag.Int("zstd", 4, "zstd logs of 950,000 messages")
+	flag.Parse()
+	if *dir == "" {
+		log.Fatal("genhostile: -dir is required")
+	}
+	write := func(sub, id, name string, fn func(io.Writer) error) {
+		path := filepath.Join(*dir, sub, hostile.ProjectDir, id, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := fn(f); err != nil {
+			log.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			log.Fatal(err)
+		}
+	}
+	for i := range *zstdLogs {
+		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+		write("zstd", id, "session.jsonl.zstd", func(w io.Writer) error { return hostile.MessagesZstd(w, id, 950_000, 244, 0) })
+	}
+	write("raw", "raw", "session.jsonl", func(w io.Writer) error { return hostile.Messages(w, "raw", 1_000_000, 256) })
+	write("pending", "pending", "session.jsonl", func(w io.Writer) error { return hostile.PendingCalls(w, "pending", 100_000) })
+	write("compact", "compact", "session.jsonl", func(w io.Writer) error { return hostile.Compactions(w, "compact", 50_000) })
+}

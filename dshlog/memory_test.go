@@ -1,0 +1,203 @@
+package dshlog
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// writeMessages writes a raw log of n small messages (user and assistant
+// in turn, in turns of ten) and returns its path and size.
+func writeMessages(t testing.TB, dir, id string, n, textLen int) (string, int64) {
+	t.Helper()
+	path := filepath.Join(dir, "--p--", id, RawName)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintf(w, `{"type":"session","version":0,"id":%q,"createdAt":1,"cwd":"/p","delegationDepth":0}`+"\n", id)
+	seq := 0
+	ev := func(typ, data, extra string) {
+		fmt.Fprintf(w, `{"type":%q,"seq":%d,"time":%d,"data":%s%s}`+"\n", typ, seq, seq, data, extra)
+		seq++
+	}
+	text := make([]byte, textLen)
+	for i := range text {
+		text[i] = 'a' + byte(i%26)
+	}
+	for i := range n {
+		if i%10 == 0 {
+			ev("turn/start", `{"turn":1}`, "")
+		}
+		if i%2 == 0 {
+			ev("user/message", fmt.Sprintf(`{"content":[{"type":"text","text":"%d %s"}],"source":{"kind":"user"}}`, i, text), `,"surfaceOp":"append"`)
+		} else {
+			ev("assistant/message", fmt.Sprintf(`{"message":{"content":[{"type":"text","text":"%d %s"}],"source":{"kind":"model"}}}`, i, text), `,"surfaceOp":"append"`)
+		}
+		if i%10 == 9 {
+			ev("turn/end", `{"reason":{"kind":"completed"}}`, "")
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	fi, _ := os.Stat(path)
+	return path, fi.Size()
+}
+
+// heldBytes is the heap in use after a collection.
+func heldBytes() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// TestReadHoldsItsBound: a log of small messages, too big for the
+// cache, is read into a surface holding no more than the package doc's
+// formula: per message about 230 bytes of structure (80 in the parse,
+// 150 in the surface) plus its text once (the surface shares it with the
+// parse, which is not copied), nothing per byte of the log's envelopes.
+func TestReadHoldsItsBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 30 MB log")
+	}
+	const n, textLen = 200_000, 40
+	dir := t.TempDir()
+	_, size := writeMessages(t, dir, "big", n, textLen)
+	s, err := Open(dir, WithCacheBytes(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ListSessions(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	before := heldBytes()
+	surf, err := s.ReadSurface(context.Background(), "big")
+	if err != nil || len(surf.Events) != n {
+		t.Fatalf("%d events, %v", len(surf.Events), err)
+	}
+	held := int64(heldBytes()) - int64(before)
+	text := int64(n * (textLen + 7))
+	bound := int64(n)*(eventCost+150) + text + 4<<20
+	t.Logf("log %d MiB, %d messages: held %d MiB, bound %d MiB", size>>20, n, held>>20, bound>>20)
+	if held > bound {
+		t.Fatalf("a read of %d messages holds %d bytes, over the bound of %d", n, held, bound)
+	}
+	runtime.KeepAlive(surf)
+}
+
+// TestReadBytesBound: reads of four logs at once, each a third of the
+// store's read bound, never decode more than the bound at once; a log
+// bigger than the bound is still read (alone).
+func TestReadBytesBound(t *testing.T) {
+	dir := t.TempDir()
+	var size int64
+	for i := range 4 {
+		_, size = writeMessages(t, dir, fmt.Sprintf("s%d", i), 3000, 100)
+	}
+	s, err := Open(dir, WithReadBytes(size*3+size/2), WithCacheBytes(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ListSessions(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range 4 {
+			wg.Go(func() { _, errs[i] = s.ReadSurface(context.Background(), fmt.Sprintf("s%d", i)) })
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d, s%d: %v", round, i, err)
+			}
+		}
+	}
+	if s.reading.peak > s.reading.capacity || s.reading.used != 0 {
+		t.Fatalf("peak %d of %d, %d still held", s.reading.peak, s.reading.capacity, s.reading.used)
+	}
+	// Alone, over the bound.
+	small, _ := Open(dir, WithReadBytes(10), WithCacheBytes(1))
+	if _, err := small.ReadSurface(context.Background(), "s0"); err != nil {
+		t.Fatal(err)
+	}
+	// A read waiting its turn stops with its context.
+	s.reading.acquire(context.Background(), s.reading.capacity)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.ReadSurface(ctx, "s1"); err == nil {
+		t.Fatal("a cancelled read waited and succeeded")
+	}
+}
+
+// WalkSurface passes exactly the events ReadSurface returns, in order,
+// with the same captured seq, and stops when told.
+func TestWalkSurfaceIsReadSurface(t *testing.T) {
+	dir := t.TempDir()
+	writeMessages(t, dir, "w", 2500, 30)
+	for _, cache := range []int64{1, 64 << 20} { // a private parse, a cached one
+		s, _ := Open(dir, WithCacheBytes(cache))
+		surf, err := s.ReadSurface(context.Background(), "w")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walked []sessionref.Event
+		captured, err := s.WalkSurface(context.Background(), "w", func(e *sessionref.Event) bool {
+			walked = append(walked, e.Clone())
+			return true
+		})
+		if err != nil || captured == nil || *captured != *surf.CapturedThroughSeq || !reflect.DeepEqual(walked, surf.Events) {
+			t.Fatalf("cache %d: walked %d events (captured %v, %v), read %d", cache, len(walked), captured, err, len(surf.Events))
+		}
+		n := 0
+		s.WalkSurface(context.Background(), "w", func(*sessionref.Event) bool { n++; return n < 10 })
+		if n != 10 {
+			t.Fatalf("walk went on after false: %d", n)
+		}
+	}
+}
+
+// SessionVersions changes when a log is replaced by another of the same
+// size and seqs (a new file renamed over it), and stays while nothing
+// changes; an unknown id gets "".
+func TestSessionVersions(t *testing.T) {
+	dir := t.TempDir()
+	path, _ := writeMessages(t, dir, "v", 20, 10)
+	s, _ := Open(dir)
+	ctx := context.Background()
+	a, err := s.SessionVersions(ctx, []string{"v", "nope"})
+	if err != nil || a[0] == "" || a[1] != "" {
+		t.Fatalf("versions %q, %v", a, err)
+	}
+	if b, _ := s.SessionVersions(ctx, []string{"v"}); b[0] != a[0] {
+		t.Fatalf("unchanged log: %q then %q", a[0], b[0])
+	}
+	body, _ := os.ReadFile(path)
+	other := []byte(strings.Replace(string(body), "abcdefghij", "zyxwvutsrq", -1))
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := s.SessionVersions(ctx, []string{"v"}); c[0] == a[0] {
+		t.Fatalf("a replaced log keeps its version %q", c[0])
+	}
+}
