@@ -127,7 +127,6 @@ func newCard(rec sessionref.SourceRecord, prompt string, err error, opts []Optio
 	}
 	m.vp = viewport.New()
 	m.vp.KeyMap = viewport.KeyMap{} // the card's own keys scroll it
-	m.updateKeys()
 	return m
 }
 
@@ -170,14 +169,18 @@ func (m *Model) SetStyles(s Styles) {
 }
 
 // KeyMap returns the bindings, each enabled only when it does something
-// in the card's current state.
-func (m Model) KeyMap() KeyMap { return m.keys }
+// in the card's current state (and the host has not disabled it).
+func (m Model) KeyMap() KeyMap {
+	k := m.keys
+	k.Toggle.SetEnabled(k.Toggle.Enabled() && m.malformed == nil)
+	scroll := m.Scrollable()
+	k.ScrollUp.SetEnabled(k.ScrollUp.Enabled() && scroll)
+	k.ScrollDown.SetEnabled(k.ScrollDown.Enabled() && scroll)
+	return k
+}
 
 // SetKeyMap sets the bindings.
-func (m *Model) SetKeyMap(k KeyMap) {
-	m.keys = k
-	m.updateKeys()
-}
+func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 
 // SetTitles sets where the card learns the sessions' current titles; nil
 // shows the labels alone. Call it when the titles change: the rendered
@@ -227,12 +230,13 @@ func (m *Model) Toggle() {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		k := m.KeyMap()
 		switch {
-		case key.Matches(msg, m.keys.Toggle):
+		case key.Matches(msg, k.Toggle):
 			return m.toggled()
-		case key.Matches(msg, m.keys.ScrollUp):
+		case key.Matches(msg, k.ScrollUp):
 			m.vp.ScrollUp(1)
-		case key.Matches(msg, m.keys.ScrollDown):
+		case key.Matches(msg, k.ScrollDown):
 			m.vp.ScrollDown(1)
 		}
 	case tea.MouseWheelMsg:
@@ -277,12 +281,4 @@ func (m *Model) layout() {
 		}
 		m.vp.SetHeight(max(h, 1))
 	}
-	m.updateKeys()
-}
-
-func (m *Model) updateKeys() {
-	m.keys.Toggle.SetEnabled(m.malformed == nil)
-	scroll := m.Scrollable()
-	m.keys.ScrollUp.SetEnabled(scroll)
-	m.keys.ScrollDown.SetEnabled(scroll)
 }

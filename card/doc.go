@@ -21,6 +21,16 @@
 // character but the newline reaches the terminal. Code blocks are not
 // syntax highlighted.
 //
+// # What it adds to a host's binary
+//
+// card is a module of its own because of that renderer: importing it
+// brings glamour into the host's binary, and with glamour goldmark (the
+// Markdown parser), chroma (syntax highlighting, with its lexers and
+// styles, linked in although the card does not highlight) and bluemonday
+// (an HTML sanitiser, with its CSS parser). A host that shows references
+// some other way needs only sessionref's [sessionref.RecordOf] and
+// [sessionref.ParsePrompt], which import none of them.
+//
 // A message's label can differ from the session's title (a pasted
 // mention keeps its own label). A host that knows the current titles
 // passes them with [WithTitles]; the card then shows each title beside

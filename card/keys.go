@@ -2,10 +2,13 @@ package card
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap is the card's bindings. It implements help.KeyMap; the map a
-// card returns from [Model.KeyMap] has each binding enabled only when it
-// does something: Toggle unless the card could not be read, the scroll
-// keys only while the card is expanded and taller than its height.
+// KeyMap is the card's bindings. It implements help.KeyMap. Keys are
+// matched as bubbles matches them (key.Matches): a binding the host
+// disabled or gave no keys never fires. The map a card returns from
+// [Model.KeyMap] is narrowed to what does something now: Toggle unless
+// the card could not be read, the scroll keys only while the card is
+// expanded and taller than its height; it never enables a binding the
+// host disabled.
 type KeyMap struct {
 	// Toggle expands or collapses the card.
 	Toggle key.Binding

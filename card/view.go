@@ -39,16 +39,16 @@ func (m Model) View() string {
 	st := m.styles
 	inner := m.inner()
 	if m.malformed != nil {
-		return st.Frame.Render(fit(st.Warning.Render("⚠ referenced-session context that could not be read"), inner))
+		return st.Frame.Render(textutil.Fit(st.Warning.Render("⚠ referenced-session context that could not be read"), inner))
 	}
-	lines := []string{fit(m.header(), inner)}
+	lines := []string{textutil.Fit(m.header(), inner)}
 	if !m.expanded {
-		lines = append(lines, fit(m.summary(), inner))
+		lines = append(lines, textutil.Fit(m.summary(), inner))
 		return st.Frame.Render(strings.Join(lines, "\n"))
 	}
 	lines = append(lines, m.vp.View())
 	if m.Scrollable() {
-		lines = append(lines, fit(st.Meta.Render(m.scrollHint()), inner))
+		lines = append(lines, textutil.Fit(st.Meta.Render(m.scrollHint()), inner))
 	}
 	return st.Frame.Render(strings.Join(lines, "\n"))
 }
@@ -150,8 +150,13 @@ func (m *Model) renderBody() {
 		if s.Cwd != nil {
 			cwd = textutil.Inline(*s.Cwd)
 		}
-		add(fit(st.Meta.Render("── ")+m.labelOf(s.SessionID, s.Label)+st.Meta.Render(" · "+textutil.Inline(s.SessionID)+" · "+cwd), inner))
-		add(st.Meta.Render(fmt.Sprintf("   %d of %d messages kept · %d omitted (%s)", rec.RetainedMessages, rec.OriginalMessages, rec.OmittedMessages, textutil.Bytes(rec.OmittedBytes))))
+		add(textutil.Fit(st.Meta.Render("── ")+m.labelOf(s.SessionID, s.Label)+st.Meta.Render(" · "+textutil.Inline(s.SessionID)+" · "+cwd), inner))
+		// Wrapped at spaces, indented, the size kept whole ("(0 B)").
+		size := strings.ReplaceAll(textutil.Bytes(rec.OmittedBytes), " ", "\u00a0")
+		meta := fmt.Sprintf("%d of %d messages kept · %d omitted (%s)", rec.RetainedMessages, rec.OriginalMessages, rec.OmittedMessages, size)
+		for _, l := range textutil.Wrap(meta, inner-3) {
+			add(st.Meta.Render("   " + strings.ReplaceAll(l, "\u00a0", " ")))
+		}
 		for _, turn := range s.Conversation {
 			role := "You"
 			if turn.Role == sessionref.RoleAssistant {
@@ -187,7 +192,7 @@ func (m Model) renderTurns(inner int) [][]string {
 func fitLines(s string, w int) []string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
-		out = append(out, wrap(l, w)...)
+		out = append(out, textutil.HardWrap(l, w)...)
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package card
 import (
 	"strings"
 	"testing"
+
+	"github.com/dshkit/mentions/internal/textutil"
 )
 
 // wide is text whose width is easy to get wrong: keycaps, emoji ZWJ
@@ -42,16 +44,17 @@ func TestNoLineWiderThanTheCard(t *testing.T) {
 }
 
 // TestFitCorrectsUndercountedGraphemes: x/ansi's Truncate counts a keycap
-// as one cell while textutil.Width counts two; fit still keeps to w.
+// as one cell while textutil.Width counts two; the card's lines, cut by
+// textutil.Fit and wrapped by textutil.HardWrap, still keep to w.
 func TestFitCorrectsUndercountedGraphemes(t *testing.T) {
 	s := strings.Repeat("1️⃣", 20)
 	for w := 1; w <= 30; w++ {
-		if got := fit(s, w); widthOf(got) != w {
-			t.Fatalf("fit(keycaps, %d) is %d cells: %q", w, widthOf(got), got)
+		if got := textutil.Fit(s, w); widthOf(got) != w {
+			t.Fatalf("Fit(keycaps, %d) is %d cells: %q", w, widthOf(got), got)
 		}
-		for _, l := range wrap(s, w) {
+		for _, l := range textutil.HardWrap(s, w) {
 			if widthOf(l) > max(w, 2) {
-				t.Fatalf("wrap(keycaps, %d) has a %d-cell line", w, widthOf(l))
+				t.Fatalf("HardWrap(keycaps, %d) has a %d-cell line", w, widthOf(l))
 			}
 		}
 	}

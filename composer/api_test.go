@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/picker"
@@ -265,8 +266,12 @@ func TestStyles(t *testing.T) {
 	if v := m.View(); strings.Contains(v, "38;") || strings.Contains(v, "48;") {
 		t.Fatalf("colour in plain styles: %q", v)
 	}
+	if _, none := m.Styles().Token.GetForeground().(lipgloss.NoColor); !none {
+		t.Fatal("PlainStyles give the token a foreground colour")
+	}
 	m.SetStyles(DefaultStyles(false))
-	if m.Styles().Token.GetForeground() == nil || !strings.Contains(m.View(), "38;") {
+	// An unset colour is lipgloss.NoColor, never nil.
+	if _, none := m.Styles().Token.GetForeground().(lipgloss.NoColor); none || !strings.Contains(m.View(), "38;") {
 		t.Fatal("SetStyles")
 	}
 }

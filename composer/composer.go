@@ -246,8 +246,8 @@ func (m *Model) SetVirtualCursor(v bool) { m.virtual = v }
 
 // Picker returns a copy of the embedded picker, for the host to draw its
 // popup (Layer, or View at Rect) and show its help (KeyMap, Status).
-// Changing the copy changes nothing; use the composer's SetPicker…
-// methods.
+// Changing the copy changes nothing, not even its Close (see
+// picker.Model on copies); use the composer's SetPicker… methods.
 func (m Model) Picker() picker.Model { return m.picker }
 
 // RefreshPicker asks the open picker's sources again for its query (see

@@ -19,8 +19,6 @@ import (
 
 var testNow = fakestore.DefaultNow
 
-func ptr[T any](v T) *T { return &v }
-
 // env is a store with a few sessions, a resolver and a composer on it.
 type env struct {
 	store    *fakestore.Store
@@ -52,13 +50,17 @@ func newEnv(t testing.TB) *env {
 
 func (e *env) composer(opts ...Option) Model {
 	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20),
-		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithSlowAfter(time.Millisecond))
+		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick))
 	m := New(p, ResolverPreparer(e.resolver, e.target), opts...)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.SetWidth(80)
 	m.SetOrigin(0, 20)
 	return m
 }
+
+// neverTick is the picker's timer in tests: its "searching…" delay never
+// ends, so no keystroke waits on the wall clock.
+func neverTick(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 
 func run(cmd tea.Cmd) []tea.Msg { return cmdrun.Run(cmd, 2*time.Second) }
 

@@ -26,6 +26,17 @@
 // when it comes; text typed meanwhile goes into the draft at once, after
 // the query, in the order typed.
 //
+// A host's own item (a file, a command: see [picker.Section]) is picked
+// the same way: its Insert text replaces "@query", followed by a space;
+// canonical mentions in it become tokens, as in a paste, and an item
+// without Insert text only removes "@query". The host learns of the pick
+// from the picker's [picker.PickedMsg], whose Item is the item picked,
+// and attaches its Value as it sees fit.
+//
+// A host that switches sessions calls [Model.SetTarget]: the picker
+// lists candidates for the new session and submits prepare for it,
+// through the same [ResolverPreparer].
+//
 // A token shows as a styled "@label" chip but stands for its canonical
 // @[label](dsh-session:…) text, which [Model.Value] returns: the cursor
 // steps over it as one unit, Backspace or Delete next to it removes it

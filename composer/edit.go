@@ -123,6 +123,8 @@ func (m Model) updatePicker(msg tea.Msg) (Model, tea.Cmd) {
 	var picked bool
 	m.picker, p, picked = m.picker.TakePick()
 	switch {
+	case picked && p.Item != nil:
+		m.insertItem(*p.Item)
 	case picked:
 		m.insertToken(p)
 	case wasOpen && !m.picker.IsOpen():
@@ -308,6 +310,20 @@ func (m *Model) deleteRange(from, to int) {
 // waited for its answer replaces only the query it was asked for; what
 // was typed after it stays, and so does the cursor.
 func (m *Model) insertToken(p picker.PickedMsg) {
+	ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &p.Candidate.Label}
+	m.replaceQuery([]atom{tokenAtom(&Token{Reference: ref, Mention: p.Mention})})
+}
+
+// insertItem writes a host item's Insert text in place of "@query",
+// canonical mentions in it becoming tokens as in a paste; an item without
+// Insert text only removes "@query".
+func (m *Model) insertItem(it picker.Item) {
+	m.replaceQuery(atomsOf(it.Insert))
+}
+
+// replaceQuery replaces "@query" with what a pick writes, followed by a
+// space unless one follows already (or the pick writes nothing).
+func (m *Model) replaceQuery(with []atom) {
 	at, cur := m.atIndex, m.cursor
 	m.atIndex = -1
 	end := cur
@@ -322,18 +338,20 @@ func (m *Model) insertToken(p picker.PickedMsg) {
 	if at < 0 || at >= end || end > len(m.atoms) {
 		return
 	}
-	ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &p.Candidate.Label}
-	with := []atom{tokenAtom(&Token{Reference: ref, Mention: p.Mention})}
-	if end == len(m.atoms) || !m.atoms[end].isSpace() || m.atoms[end].isNewline() {
-		with = append(with, atom{text: " ", w: 1, space: true})
+	after := len(with) // the cursor's place after the pick, from at
+	if len(with) > 0 {
+		after++ // past the space, written or reused
+		if end == len(m.atoms) || !m.atoms[end].isSpace() || m.atoms[end].isNewline() {
+			with = append(with, atom{text: " ", w: 1, space: true})
+		}
 	}
 	m.atoms = slices.Replace(m.atoms, at, end, with...)
 	m.relayout()
 	if cur > end {
 		m.cursor = cur + len(with) - (end - at) // typed on meanwhile
 	} else {
-		m.cursor = at + 2
-		m.justPicked = true
+		m.cursor = at + after
+		m.justPicked = after > 0
 	}
 	m.goalCol = -1
 	m.afterEdit()

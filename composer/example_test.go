@@ -69,3 +69,30 @@ func ExampleModel_SetKeyMap() {
 	// true hello
 	// @ 0/3 sessions · ctrl+s send · shift+enter newline
 }
+
+// A host that sends one user message per turn stores the single-message
+// form; the card and the person's words come back from that text alone.
+func ExampleSubmittedMsg_SingleMessage() {
+	store := fakestore.New()
+	store.Create("notes", nil, fakestore.DefaultNow)
+	store.SetTitle("notes", "Design notes")
+	store.AppendUser("notes", "We chose SQLite for the index.")
+	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
+	target := sessionref.Target{ID: "current"}
+	c := composer.New(picker.New(picker.ResolverSource(resolver, target, 20)), composer.ResolverPreparer(resolver, target))
+	c.SetValue("what did we pick in @[Design notes](dsh-session:Im5vdGVzIg)?")
+
+	c, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd = c.Update(cmd())
+	sent := cmd().(composer.SubmittedMsg)
+	one, _ := sent.SingleMessage()
+	fmt.Println(strings.HasPrefix(one, sessionref.PromptPrefix))
+
+	back := sessionref.ParseSingleMessage(one)
+	fmt.Println(back.Text)
+	fmt.Println(back.Context.Source.References[0].SessionID)
+	// Output:
+	// true
+	// what did we pick in @Design notes?
+	// notes
+}

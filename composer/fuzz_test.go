@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -44,7 +43,7 @@ func FuzzEditing(f *testing.F) {
 		return out, nil
 	})
 	f.Fuzz(func(t *testing.T, ops []byte, width uint8) {
-		m := New(picker.New(src, picker.WithSlowAfter(time.Millisecond)), nil, WithWidth(int(width)), WithMaxLines(3))
+		m := New(picker.New(src, picker.WithTick(neverTick)), nil, WithWidth(int(width)), WithMaxLines(3))
 		m.SetOrigin(0, 20)
 		var late []tea.Msg
 		apply := func(msg tea.Msg) {

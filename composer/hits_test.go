@@ -40,7 +40,7 @@ func TestPickFromHitsInsertsToken(t *testing.T) {
 		return []picker.Hit{{Candidate: found, Snippet: "the flux capacitor hums", Match: [][2]int{{9, 9 + len(q)}}}}, nil
 	}
 	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20), picker.WithHitSource(hits),
-		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithSlowAfter(time.Millisecond))
+		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick))
 	m := New(p, ResolverPreparer(e.resolver, e.target))
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.SetWidth(80)
@@ -73,7 +73,7 @@ func TestSpaceAfterHitsOnlyQueryKeepsPicker(t *testing.T) {
 		return []picker.Hit{{Candidate: found, Snippet: "the retry bug again", Match: [][2]int{{4, 9}}}}, nil
 	}
 	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20), picker.WithHitSource(hits),
-		picker.WithClock(func() time.Time { return testNow }), picker.WithSlowAfter(time.Millisecond))
+		picker.WithClock(func() time.Time { return testNow }), picker.WithTick(neverTick))
 	m := New(p, ResolverPreparer(e.resolver, e.target))
 	m.SetWidth(80)
 	m.SetOrigin(0, 20)

@@ -10,8 +10,10 @@ import (
 // (see [Model.SetPickerKeyMap]). Field names follow bubbles' textarea.
 // It implements help.KeyMap.
 //
-// The composer enables and disables the bindings by state, as bubbles'
-// list does: while a submit is preparing only Cancel is enabled; Submit is
+// Keys are matched as bubbles matches them (key.Matches): a binding the
+// host disabled or gave no keys never fires. The composer narrows the
+// bindings by state, as bubbles' list does, and never enables one the
+// host disabled: while a submit is preparing only Cancel is enabled; Submit is
 // enabled only while the picker is closed (Enter and Tab are the picker's
 // then), and so is any binding that shares a key with the open picker's;
 // PageUp and PageDown only for a draft taller than the editor; a blurred
@@ -107,19 +109,19 @@ func (k *KeyMap) editing() []*key.Binding {
 	}
 }
 
-// withState returns k with the bindings enabled that do something in the
-// composer's current state.
+// withState returns k narrowed to the bindings that do something in the
+// composer's current state; a binding the host disabled stays disabled.
 func (m Model) withState(k KeyMap) KeyMap {
 	edit := m.focused && !m.preparing
 	for _, b := range k.editing() {
-		b.SetEnabled(edit)
+		b.SetEnabled(b.Enabled() && edit)
 	}
 	n := len(m.lines())
 	tall := n > m.visibleLines(n)
-	k.PageUp.SetEnabled(edit && tall)
-	k.PageDown.SetEnabled(edit && tall)
-	k.Submit.SetEnabled(edit && !m.picker.IsOpen())
-	k.Cancel.SetEnabled(m.focused && m.preparing)
+	k.PageUp.SetEnabled(k.PageUp.Enabled() && edit && tall)
+	k.PageDown.SetEnabled(k.PageDown.Enabled() && edit && tall)
+	k.Submit.SetEnabled(k.Submit.Enabled() && edit && !m.picker.IsOpen())
+	k.Cancel.SetEnabled(k.Cancel.Enabled() && m.focused && m.preparing)
 	if m.picker.IsOpen() {
 		// The open picker takes its keys first: a binding of ours that
 		// shares one (Enter as newline, say) does nothing now.

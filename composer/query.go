@@ -141,11 +141,10 @@ func (m *Model) undismissAround(c int, deleting bool) {
 }
 
 // matchedNothing reports whether the open picker's answers for its
-// current query are in and hold no session, in its titles or in its
-// full-text hits.
+// current query are in and hold no row, in any section: no session by
+// title or in its full-text hits, and no host's item.
 func (m Model) matchedNothing() bool {
-	return m.picker.Fresh() && m.picker.Err() == nil && len(m.picker.Items()) == 0 &&
-		m.picker.HitsFresh() && len(m.picker.Hits()) == 0
+	return m.picker.Settled() && m.picker.Err() == nil && m.picker.Len() == 0
 }
 
 func (m *Model) closePicker() {
@@ -189,4 +188,16 @@ func (m *Model) syncPicker() {
 		}
 		return "", false
 	})
+}
+
+// pickerAnswered reports whether the picker's sessions and the host's
+// sections have answered the current query (the "in messages" search may
+// still run: the popup says so).
+func (m Model) pickerAnswered() bool {
+	for _, id := range m.picker.Sections() {
+		if id != picker.MessagesID && !m.picker.SectionFresh(id) {
+			return false
+		}
+	}
+	return true
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/dshkit/mentions/internal/cmdrun"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -60,9 +59,14 @@ func (h host) View() tea.View {
 	return tea.NewView(lipgloss.NewCompositor(layers...).Render())
 }
 
+// waitScreen waits until the program's output, ANSI stripped, holds
+// want. The renderer sends only changed cells, so want should be text
+// that appears whole when the screen changes (a new line, a new token).
 func waitScreen(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
-	cmdrun.WaitScreen(t, tm, want)
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return strings.Contains(ansi.Strip(string(b)), want)
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 // TestComposerWithPickerEndToEnd types into a real program: '@' opens the

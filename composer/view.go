@@ -188,7 +188,7 @@ func (m Model) footer() []string {
 		return m.wrapped(msg, style)
 	case m.errLine != "":
 		return m.wrapped("✗ "+textutil.Inline(m.errLine), st.Error)
-	case m.picker.Fresh() && m.picker.Status() != "":
+	case m.pickerAnswered() && m.picker.Status() != "":
 		// The answer is in and nothing can be picked: say why, with the
 		// way out. (While a search runs the popup says so, after a
 		// moment, without the footer flickering on every keystroke.)

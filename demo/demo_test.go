@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func newDemoWith(t testing.TB, change func(*Options)) (Model, *fakestore.Store) 
 	}
 	s.Create("current", &cwd, now)
 	o := Options{Store: s, Current: sessionref.Target{ID: "current", Cwd: &cwd}, Title: "Demo", StoreName: "fakestore",
-		Now: func() time.Time { return now }, Home: "/home/dev", Plain: true}
+		Now: func() time.Time { return now }, Home: "/home/dev", Plain: true, tick: neverTick}
 	if change != nil {
 		change(&o)
 	}
@@ -52,6 +53,17 @@ func newDemoWith(t testing.TB, change func(*Options)) (Model, *fakestore.Store) 
 	}
 	return m, s
 }
+
+// neverTick is the demo's timer in tests: a tick never fires, so no
+// keystroke waits for the picker's "searching…" delay and no Resync runs
+// unless a test asks for one (a teatest program that needs real time
+// sets tea.Tick).
+func neverTick(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+
+// cmdWait is how long run waits for the Cmds of one update. Every Cmd of
+// a test answers at once (the store is in memory, ticks never fire), so
+// this only bounds a hang; a Cmd that takes longer fails loudly.
+const cmdWait = 10 * time.Second
 
 // drive applies msg and every message its Cmds produce, in order.
 func drive(m Model, msg tea.Msg) Model {
@@ -63,7 +75,15 @@ func drive(m Model, msg tea.Msg) Model {
 	return m
 }
 
-func run(cmd tea.Cmd) []tea.Msg { return cmdrun.Run(cmd, 300*time.Millisecond) }
+// run returns the messages of cmd; it panics, failing the test, when a
+// Cmd is still running after cmdWait rather than dropping its message.
+func run(cmd tea.Cmd) []tea.Msg {
+	msgs, abandoned := cmdrun.Collect(cmd, cmdWait)
+	if abandoned > 0 {
+		panic(fmt.Sprintf("%d Cmds did not answer within %v", abandoned, cmdWait))
+	}
+	return msgs
+}
 
 func typeIn(m Model, s string) Model {
 	for _, r := range s {
@@ -183,14 +203,20 @@ func TestSmallScreens(t *testing.T) {
 	}
 }
 
+// waitFor waits until the program's output, ANSI stripped, holds want.
+// The renderer sends only changed cells, so want should be text that
+// appears whole when the screen changes (a new line, a new token).
 func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
-	cmdrun.WaitScreen(t, tm, want)
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return strings.Contains(ansi.Strip(string(b)), want)
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 // TestEndToEndKeyboard runs the real program: @, filter, pick by key,
 // send, see the card, expand it by key.
 func TestEndToEndKeyboard(t *testing.T) {
+	t.Parallel()
 	m, _ := newDemo(t, sessionref.Config{})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitFor(t, tm, "No messages yet")
@@ -212,6 +238,7 @@ func TestEndToEndKeyboard(t *testing.T) {
 // TestEndToEndCancelSlowPrepare: with a slow store, Esc while preparing
 // cancels and keeps the draft.
 func TestEndToEndCancelSlowPrepare(t *testing.T) {
+	t.Parallel()
 	m, store := newDemo(t, sessionref.Config{})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitFor(t, tm, "No messages yet")
@@ -238,6 +265,7 @@ func TestEndToEndCancelSlowPrepare(t *testing.T) {
 // with the draft kept. The click lands where the same steps put the row
 // in a model driven directly (the layout is deterministic).
 func TestEndToEndClickAndBudget(t *testing.T) {
+	t.Parallel()
 	cfg := sessionref.Config{MaxReferenceBytes: 40}
 	probe, _ := start(t, cfg)
 	probe = typeIn(probe, "use @")

@@ -143,7 +143,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 			cmd = m.comp.RefreshPicker() // an open picker's hits cover the whole index now
 		}
 		if m.opts.Resync > 0 {
-			cmd = tea.Batch(cmd, tea.Tick(m.opts.Resync, func(time.Time) tea.Msg { return resyncMsg{} }))
+			cmd = tea.Batch(cmd, m.opts.tick(m.opts.Resync, func(time.Time) tea.Msg { return resyncMsg{} }))
 		}
 		return cmd
 	}

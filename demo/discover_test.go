@@ -26,6 +26,7 @@ func withDiscovery(o *Options) {
 // background, a word said only in a session's messages finds it under
 // "in messages", Tab picks it and the message is sent with its token.
 func TestEndToEndDiscover(t *testing.T) {
+	t.Parallel()
 	m, _ := newDemoWith(t, withDiscovery)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitFor(t, tm, "No messages yet")
@@ -130,11 +131,13 @@ func BenchmarkStartToSearchable(b *testing.B) {
 // session after the first Sync is found once Options.Resync has passed,
 // and these later Syncs show no progress line.
 func TestIndexFollowsTheStore(t *testing.T) {
+	t.Parallel()
 	var store *fakestore.Store
 	m, _ := newDemoWith(t, func(o *Options) {
 		withDiscovery(o)
 		store = o.Store.(*fakestore.Store)
 		o.Resync = 50 * time.Millisecond
+		o.tick = tea.Tick // the Resync runs on the wall clock
 	})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitFor(t, tm, "No messages yet")

@@ -84,7 +84,7 @@ func New(o Options) (Model, error) {
 		return Model{}, err
 	}
 	comps := stylesFor(o.Plain, true)
-	pickOpts := []picker.Option{picker.WithClock(o.Now), picker.WithStyles(comps.picker)}
+	pickOpts := []picker.Option{picker.WithClock(o.Now), picker.WithTick(o.tick), picker.WithStyles(comps.picker)}
 	if o.Home != "" {
 		pickOpts = append(pickOpts, picker.WithHome(o.Home))
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -65,6 +67,10 @@ type Options struct {
 	// progress line; they re-index only what changed. Zero means
 	// DefaultResync; below zero, the index is synced once, at start.
 	Resync time.Duration
+
+	// tick is how the demo and its picker wait (tea.Tick); tests give
+	// one that does not wait on the wall clock.
+	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 }
 
 // DefaultResync is how often the full-text index follows the store.
@@ -85,6 +91,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Resync == 0 {
 		o.Resync = DefaultResync
+	}
+	if o.tick == nil {
+		o.tick = tea.Tick
 	}
 	return o
 }

@@ -8,14 +8,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/dshkit/mentions/internal/cmdrun"
 	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -59,6 +58,20 @@ var scenarios = []scenario{
 
 var goldenSizes = [][2]int{{40, 12}, {80, 24}, {120, 40}}
 
+// moreScenarios are screens checked for fit and styling besides those
+// kept as goldens.
+var moreScenarios = []scenario{
+	{"empty", sessionref.Config{}, func(m Model) Model { return m }},
+	{"sent", sessionref.Config{}, func(m Model) Model { return drive(sendWithReference(m), ctrlO) }},
+	{"confirm-quit", sessionref.Config{}, func(m Model) Model { return drive(typeIn(m, "draft"), ctrlC) }},
+	{"load-error", sessionref.Config{}, func(m Model) Model { return drive(m, transcriptMsg{err: errors.New("disk on fire")}) }},
+	// A disabled row: the picker with a session already mentioned.
+	{"disabled", sessionref.Config{}, func(m Model) Model { return typeIn(drive(typeIn(m, "a @pars"), tab), "@") }},
+}
+
+// allScenarios is every screen the screen tests check.
+var allScenarios = append(append([]scenario(nil), scenarios...), moreScenarios...)
+
 func at(t *testing.T, sc scenario, w, h int, change func(*Options)) Model {
 	t.Helper()
 	m, _ := startWith(t, w, h, func(o *Options) {
@@ -70,15 +83,47 @@ func at(t *testing.T, sc scenario, w, h int, change func(*Options)) Model {
 	return sc.steps(m)
 }
 
+type screenKey struct {
+	name   string
+	w, h   int
+	colour bool
+}
+
+// screens holds each scenario's view, rendered once for all the tests
+// that check it.
+var screens = struct {
+	sync.Mutex
+	views map[screenKey]string
+}{views: map[screenKey]string{}}
+
+// shot returns the view of sc at w×h (with its styling), plain or in
+// colour.
+func shot(t *testing.T, sc scenario, w, h int, colour bool) string {
+	t.Helper()
+	screens.Lock()
+	defer screens.Unlock()
+	k := screenKey{sc.name, w, h, colour}
+	if v, ok := screens.views[k]; ok {
+		return v
+	}
+	var change func(*Options)
+	if colour {
+		change = func(o *Options) { o.Plain = false }
+	}
+	v := at(t, sc, w, h, change).View().Content
+	screens.views[k] = v
+	return v
+}
+
 // TestGoldenScreens keeps the screens a newcomer meets, at three sizes:
 // the picker open, an error shown, F1 open, the inspector open. The
 // clock, the store and the home are fixed; -update regenerates them.
 func TestGoldenScreens(t *testing.T) {
+	t.Parallel()
 	for _, sc := range scenarios {
 		for _, sz := range goldenSizes {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
-				m := at(t, sc, sz[0], sz[1], nil)
-				golden.RequireEqual(t, text(m))
+				golden.RequireEqual(t, ansi.Strip(shot(t, sc, sz[0], sz[1], false)))
 			})
 		}
 	}
@@ -87,10 +132,10 @@ func TestGoldenScreens(t *testing.T) {
 // TestScreensFit: no line is wider than the window, and no screen
 // taller, from 40×12 to 200×60.
 func TestScreensFit(t *testing.T) {
-	for _, sc := range scenarios {
+	t.Parallel()
+	for _, sc := range allScenarios {
 		for _, sz := range append(goldenSizes, [2]int{200, 60}) {
-			m := at(t, sc, sz[0], sz[1], nil)
-			lines := strings.Split(text(m), "\n")
+			lines := strings.Split(ansi.Strip(shot(t, sc, sz[0], sz[1], false)), "\n")
 			if len(lines) > sz[1] {
 				t.Errorf("%s %v: %d lines", sc.name, sz, len(lines))
 			}
@@ -124,24 +169,20 @@ func colourParams(s string) []string {
 	return found
 }
 
+// plainSizes are the sizes the styling tests check every screen at.
+var plainSizes = [][2]int{{40, 12}, {80, 24}}
+
 // TestPlainHasNoColour renders every screen with Plain and finds no SGR
 // colour parameter; the same screens in colour do have some, so the
 // check can fail.
 func TestPlainHasNoColour(t *testing.T) {
-	all := append(scenarios,
-		scenario{"empty", sessionref.Config{}, func(m Model) Model { return m }},
-		scenario{"sent", sessionref.Config{}, func(m Model) Model { return drive(sendWithReference(m), tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}) }},
-		scenario{"confirm-quit", sessionref.Config{}, func(m Model) Model { return drive(typeIn(m, "draft"), ctrlC) }},
-		scenario{"load-error", sessionref.Config{}, func(m Model) Model { return drive(m, transcriptMsg{err: errors.New("disk on fire")}) }},
-	)
-	for _, sc := range all {
-		for _, sz := range [][2]int{{40, 12}, {80, 24}} {
-			plain := at(t, sc, sz[0], sz[1], nil).View().Content
-			if c := colourParams(plain); len(c) > 0 {
+	t.Parallel()
+	for _, sc := range allScenarios {
+		for _, sz := range plainSizes {
+			if c := colourParams(shot(t, sc, sz[0], sz[1], false)); len(c) > 0 {
 				t.Errorf("%s %v with --plain: colour %q", sc.name, sz, c[:min(len(c), 5)])
 			}
-			colour := at(t, sc, sz[0], sz[1], func(o *Options) { o.Plain = false }).View().Content
-			if len(colourParams(colour)) == 0 {
+			if len(colourParams(shot(t, sc, sz[0], sz[1], true))) == 0 {
 				t.Errorf("%s %v in colour: no colour at all, the check proves nothing", sc.name, sz)
 			}
 		}
@@ -159,6 +200,7 @@ var plainAttrs = map[int]string{0: "reset", 1: "bold", 2: "faint", 3: "italic", 
 // faint, italic and strikethrough, which the screens do use (a disabled
 // row: the picker with a session already mentioned).
 func TestPlainAttributesAsDocumented(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -169,15 +211,10 @@ func TestPlainAttributesAsDocumented(t *testing.T) {
 			row = l
 		}
 	}
-	all := append(scenarios,
-		scenario{"empty", sessionref.Config{}, func(m Model) Model { return m }},
-		scenario{"sent", sessionref.Config{}, func(m Model) Model { return drive(sendWithReference(m), ctrlO) }},
-		scenario{"disabled", sessionref.Config{}, func(m Model) Model { return typeIn(drive(typeIn(m, "a @pars"), tab), "@") }},
-	)
 	used := map[string]bool{}
-	for _, sc := range all {
-		for _, sz := range [][2]int{{40, 12}, {80, 24}} {
-			for _, s := range sgr.FindAllStringSubmatch(at(t, sc, sz[0], sz[1], nil).View().Content, -1) {
+	for _, sc := range allScenarios {
+		for _, sz := range plainSizes {
+			for _, s := range sgr.FindAllStringSubmatch(shot(t, sc, sz[0], sz[1], false), -1) {
 				for _, p := range strings.FieldsFunc(s[1], func(r rune) bool { return r == ';' || r == ':' }) {
 					n, _ := strconv.Atoi(p)
 					name, ok := plainAttrs[n]
@@ -496,7 +533,7 @@ func TestBackgroundBuild(t *testing.T) {
 	})
 	m = drive(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	cmd := m.Init()
-	msgs := cmdrun.Run(cmd, 5*time.Second) // the build is blocked: Init's Cmds answer anyway
+	msgs := run(cmd) // the build is blocked: Init's Cmds answer anyway
 	var buildNews *buildMsg
 	for _, msg := range msgs {
 		if b, ok := msg.(buildMsg); ok {
@@ -515,10 +552,7 @@ func TestBackgroundBuild(t *testing.T) {
 	}
 	close(release)
 	for i := 0; wait != nil && i < 5; i++ {
-		var out []tea.Msg
-		for _, msg := range cmdrun.Run(wait, 5*time.Second) {
-			out = append(out, msg)
-		}
+		out := run(wait)
 		wait = nil
 		for _, msg := range out {
 			next, c := m.Update(msg)

@@ -486,12 +486,15 @@ func TestOpenRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	before, _ := os.ReadFile(foreign)
+	before, err := os.ReadFile(foreign)
+	if err != nil || len(before) == 0 {
+		t.Fatalf("the foreign database: %d bytes, %v", len(before), err)
+	}
 	if _, err := Open(foreign, c.store); !errors.Is(err, ErrForeign) {
 		t.Errorf("foreign database: %v", err)
 	}
-	if after, _ := os.ReadFile(foreign); !slices.Equal(before, after) {
-		t.Error("foreign database changed")
+	if after, err := os.ReadFile(foreign); err != nil || !slices.Equal(before, after) {
+		t.Errorf("foreign database changed (%v)", err)
 	}
 	// Not a regular file.
 	if _, err := Open(dir, c.store); !errors.Is(err, ErrNotRegular) {
@@ -519,8 +522,8 @@ func TestOpenRefuses(t *testing.T) {
 			t.Errorf("%s: directory created inside the root", p)
 		}
 	}
-	if entries, _ := os.ReadDir(root); len(entries) != 0 {
-		t.Errorf("the sessions root was written: %v", entries)
+	if entries, err := os.ReadDir(root); err != nil || len(entries) != 0 {
+		t.Errorf("the sessions root was written: %v (%v)", entries, err)
 	}
 	ix, err := Open(filepath.Join(dir, "sessions-index.sqlite"), c.store, RefuseInside(root))
 	if err != nil {

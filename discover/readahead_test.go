@@ -14,19 +14,30 @@ import (
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// slowStore answers ReadSurface after a delay and counts the reads under
-// way at once; the session "broken" cannot be read.
-type slowStore struct {
+// gatedStore counts the ReadSurface calls under way at once, without
+// waiting on the clock: a read waits until a second one runs beside it
+// (at most 5 s once, so that a Sync that reads one at a time fails the
+// test instead of hanging); with cancelAt set, the read of that number
+// cancels the Sync and waits for its context to end. The session
+// "broken" cannot be read.
+type gatedStore struct {
 	*fakestore.Store
-	delay        time.Duration
 	mu           sync.Mutex
 	now, most, n int
+	cancelAt     int
+	cancel       context.CancelFunc
+	overlapped   chan struct{} // closed when two reads first run at once, or after 5 s
+	once         sync.Once
 }
 
-func (s *slowStore) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
+func (s *gatedStore) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
 	s.mu.Lock()
 	s.now++
 	s.n++
+	cancelNow := s.cancelAt > 0 && s.n == s.cancelAt
+	if s.now >= 2 {
+		s.once.Do(func() { close(s.overlapped) })
+	}
 	s.most = max(s.most, s.now)
 	s.mu.Unlock()
 	defer func() {
@@ -34,8 +45,15 @@ func (s *slowStore) ReadSurface(ctx context.Context, id string) (sessionref.Surf
 		s.now--
 		s.mu.Unlock()
 	}()
+	if cancelNow {
+		s.cancel()
+		<-ctx.Done()
+		return sessionref.Surface{}, ctx.Err()
+	}
 	select {
-	case <-time.After(s.delay):
+	case <-s.overlapped:
+	case <-time.After(5 * time.Second):
+		s.once.Do(func() { close(s.overlapped) }) // no read ahead: most stays 1
 	case <-ctx.Done():
 		return sessionref.Surface{}, ctx.Err()
 	}
@@ -57,7 +75,7 @@ func TestSyncReadsAhead(t *testing.T) {
 		fs.AppendUser(id, fmt.Sprintf("word%02d is said here", i))
 	}
 	fs.Create("broken", nil, at)
-	store := &slowStore{Store: fs, delay: 20 * time.Millisecond}
+	store := &gatedStore{Store: fs, overlapped: make(chan struct{})}
 	ix, err := Open("", store)
 	if err != nil {
 		t.Fatal(err)
@@ -83,11 +101,9 @@ func TestSyncReadsAhead(t *testing.T) {
 		fs.AppendUser(fmt.Sprintf("s%02d", i), "more")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ix.opts.progress = func(p Progress) {
-		if p.Done == 5 {
-			cancel()
-		}
-	}
+	store.mu.Lock()
+	store.n, store.cancelAt, store.cancel = 0, 6, cancel // the sixth read cancels, under way
+	store.mu.Unlock()
 	if _, err := ix.Sync(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Sync: %v", err)
 	}
@@ -97,7 +113,9 @@ func TestSyncReadsAhead(t *testing.T) {
 	if running != 0 {
 		t.Fatalf("%d reads still running after Sync returned", running)
 	}
-	ix.opts.progress = nil
+	store.mu.Lock()
+	store.cancelAt = 0
+	store.mu.Unlock()
 	if st, err := ix.Sync(context.Background()); err != nil || st.Failed != 1 {
 		t.Fatalf("resumed Sync: %+v, %v", st, err)
 	}

@@ -26,7 +26,7 @@ type header struct {
 	ApprovalPolicy  json.RawMessage `json:"approvalPolicy"`
 }
 
-// parseHeader checks a header line. Gaps the spec lets a reader forgive
+// parseHeader checks a header line. Gaps docs/dsh-logs.md lets a reader forgive
 // (no version, no delegationDepth) come back as warnings.
 func parseHeader(path string, line []byte) (header, []string, error) {
 	var h header

@@ -1,6 +1,8 @@
 // Package dshlog is a read-only session store over DeepSeek Harness
 // session logs, so the picker and Prepare work on a person's real
-// history. A [*Store] implements [sessionref.SessionQuery].
+// history. A [*Store] implements [sessionref.SessionQuery]. The log
+// format and the reader's rules are described in the repository's
+// docs/dsh-logs.md.
 //
 // [Open] takes a sessions root (<root>/<project>/<session>/session.jsonl
 // or session.jsonl.zstd; [DefaultRoot] is $DSH_HOME/sessions or

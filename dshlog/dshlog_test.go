@@ -2,6 +2,7 @@ package dshlog
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -336,15 +337,39 @@ func TestReadOnly(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, RawName)
 	data := fixture(t, "synthetic-torn-open-turn.jsonl")
-	os.WriteFile(path, data, 0o444)
-	before, _ := os.Stat(path)
-	s, _ := OpenFile(path)
-	infos, _ := s.Sessions(context.Background())
-	s.ReadSurface(context.Background(), infos[0].Header.ID)
-	after, _ := os.Stat(path)
-	entries, _ := os.ReadDir(dir)
-	if before.Size() != after.Size() || !before.ModTime().Equal(after.ModTime()) || len(entries) != 1 {
+	if err := os.WriteFile(path, data, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, err := s.Sessions(context.Background())
+	if err != nil || len(infos) != 1 {
+		t.Fatalf("%d sessions, %v", len(infos), err)
+	}
+	// The log's last turn is open: the read adds closers, in memory only.
+	surf, err := s.ReadSurface(context.Background(), infos[0].Header.ID)
+	if err != nil || len(surf.Events) == 0 {
+		t.Fatalf("%d events, %v", len(surf.Events), err)
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Size() != after.Size() || !before.ModTime().Equal(after.ModTime()) || before.Mode() != after.Mode() || len(entries) != 1 {
 		t.Fatal("the store changed the directory or the file")
+	}
+	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("the file's bytes changed (%v)", err)
 	}
 }
 

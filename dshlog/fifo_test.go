@@ -5,6 +5,7 @@ package dshlog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -23,7 +24,10 @@ func TestFIFONeverBlocks(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(fifoDir, RawName), 0o644); err != nil {
 		t.Skipf("no FIFOs here: %v", err)
 	}
-	s, _ := Open(root)
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	id := "228b7b82-84ed-49b7-a567-981c03b28c77"
 	done := make(chan error, 1)
@@ -32,11 +36,18 @@ func TestFIFONeverBlocks(t *testing.T) {
 		if err == nil && len(hs) != 1 {
 			err = errors.New("the FIFO was listed")
 		}
-		infos, _ := s.Sessions(ctx)
+		infos, serr := s.Sessions(ctx)
+		seen := false
 		for _, in := range infos {
-			if in.Path == filepath.Join(fifoDir, RawName) && !errors.Is(in.Err, ErrNotRegular) {
-				err = in.Err
+			if in.Path == filepath.Join(fifoDir, RawName) {
+				seen = true
+				if !errors.Is(in.Err, ErrNotRegular) {
+					err = errors.Join(err, fmt.Errorf("the FIFO's listing error: %v", in.Err))
+				}
 			}
+		}
+		if serr != nil || !seen {
+			err = errors.Join(err, fmt.Errorf("the FIFO is not among the %d logs listed (%v)", len(infos), serr))
 		}
 		// Swap a FIFO in for the listed log.
 		os.Remove(path)

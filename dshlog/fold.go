@@ -136,7 +136,7 @@ func (v view) lastSeq() int64 {
 	return last
 }
 
-// fold computes the current surface (spec: append pushes; replace splices
+// fold computes the current surface (docs/dsh-logs.md: append pushes; replace splices
 // out a current range and puts the new event where it began), checking
 // the fold's structure as it goes. It returns the surface as seqs, in
 // surface order. Its cost is linear in the events and their sources: the

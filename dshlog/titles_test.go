@@ -332,11 +332,16 @@ func FuzzTitleScan(f *testing.F) {
 // TestTitleStoreMatchesParse: over every fixture, the title the store
 // scans is the last title record of the log.
 func TestTitleStoreMatchesParse(t *testing.T) {
-	entries, _ := os.ReadDir(fixtures)
+	entries, err := os.ReadDir(fixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := 0
 	for _, e := range entries {
 		if !strings.Contains(e.Name(), ".jsonl") || strings.HasSuffix(e.Name(), ".zstd") {
 			continue
 		}
+		raw++
 		s, info := open1(t, e.Name())
 		got, err := s.title(context.Background(), info.Path)
 		data := fixture(t, e.Name())
@@ -344,6 +349,9 @@ func TestTitleStoreMatchesParse(t *testing.T) {
 		if err != nil || (want == nil) != (got == nil) || (want != nil && *want != *got) {
 			t.Errorf("%s: title %+v (%v), want %+v", e.Name(), got, err, want)
 		}
+	}
+	if raw < 5 {
+		t.Fatalf("%d raw fixtures compared: the check proves little", raw)
 	}
 	for _, name := range []string{"synthetic-zstd-compaction-recovery.jsonl.zstd", "synthetic-zstd-torn-multi-turn.jsonl.zstd"} {
 		s, info := open1(t, name)

@@ -129,8 +129,14 @@ func TestLatencyAndFailures(t *testing.T) {
 func TestConcurrentUse(t *testing.T) {
 	s := New()
 	s.Seed(SeedOptions{Count: 50, Seed: 1})
-	r, _ := sessionref.NewResolver(s, sessionref.Config{})
-	hs, _ := s.ListSessions(context.Background())
+	r, err := sessionref.NewResolver(s, sessionref.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := s.ListSessions(context.Background())
+	if err != nil || len(hs) < 8 {
+		t.Fatalf("%d sessions, %v", len(hs), err)
+	}
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Add(1)
@@ -138,13 +144,40 @@ func TestConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			id := hs[i].ID
 			for range 50 {
-				s.AppendUser(id, "more")
-				r.ListCandidates(context.Background(), sessionref.Target{ID: "t"}, "fix", 10)
-				r.Prepare(context.Background(), sessionref.Target{ID: "t"}, nil, []sessionref.Reference{{SessionID: id}})
+				if _, err := s.AppendUser(id, "more"); err != nil {
+					t.Errorf("append to %s: %v", id, err)
+					return
+				}
+				if _, err := r.ListCandidates(context.Background(), sessionref.Target{ID: "t"}, "fix", 10); err != nil {
+					t.Errorf("list: %v", err)
+					return
+				}
+				// MaxReferenceBytes is the default, and sessions grow by a few
+				// bytes a round: a budget error would be a real failure.
+				p, err := r.Prepare(context.Background(), sessionref.Target{ID: "t"}, nil, []sessionref.Reference{{SessionID: id}})
+				if err != nil || p.Context == nil {
+					t.Errorf("prepare %s: %v", id, err)
+					return
+				}
 			}
 		}()
 	}
 	wg.Wait()
+	for _, h := range hs[:8] {
+		surf, err := s.ReadSurface(context.Background(), h.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, e := range surf.Events {
+			if len(e.Content) > 0 && e.Content[0].Text == "more" {
+				n++
+			}
+		}
+		if n != 50 {
+			t.Errorf("%s holds %d of the 50 appended messages", h.ID, n)
+		}
+	}
 }
 
 func TestSeedIsDeterministicAndRealistic(t *testing.T) {
@@ -155,8 +188,11 @@ func TestSeedIsDeterministicAndRealistic(t *testing.T) {
 		t.Fatal("same seed, different ids")
 	}
 	ctx := context.Background()
-	sa, _ := a.ReadSurface(ctx, idsA[123])
-	sb, _ := b.ReadSurface(ctx, idsB[123])
+	sa, errA := a.ReadSurface(ctx, idsA[123])
+	sb, errB := b.ReadSurface(ctx, idsB[123])
+	if errA != nil || errB != nil || len(sa.Events) == 0 {
+		t.Fatalf("read: %v, %v, %d events", errA, errB, len(sa.Events))
+	}
 	if !reflect.DeepEqual(sa, sb) {
 		t.Fatal("same seed, different sessions")
 	}
@@ -165,9 +201,15 @@ func TestSeedIsDeterministicAndRealistic(t *testing.T) {
 	}
 	var noCwd, noTitle, compacted, long, cjk, tools, plugins int
 	cwds := map[string]bool{}
-	titles, _ := a.ReadTitles(ctx, idsA)
+	titles, err := a.ReadTitles(ctx, idsA)
+	if err != nil || len(titles) != len(idsA) {
+		t.Fatalf("%d titles, %v", len(titles), err)
+	}
 	for i, id := range idsA {
-		s, _ := a.ReadSurface(ctx, id)
+		s, err := a.ReadSurface(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if s.Session.Cwd == nil {
 			noCwd++
 		} else {
@@ -296,7 +338,10 @@ func BenchmarkNoMatch100k(b *testing.B) {
 func TestSeedSurfacesReachSnapshots(t *testing.T) {
 	s := New()
 	s.Seed(SeedOptions{Count: 200, Seed: 5})
-	hs, _ := s.ListSessions(context.Background())
+	hs, err := s.ListSessions(context.Background())
+	if err != nil || len(hs) != 200 {
+		t.Fatalf("%d sessions, %v", len(hs), err)
+	}
 	for _, h := range hs {
 		surf, err := s.ReadSurface(context.Background(), h.ID)
 		if err != nil {

@@ -34,6 +34,11 @@ type Textarea struct {
 	picker  picker.Model
 	x, y    int // the textarea's top-left cell on the screen
 	item    *picker.PickedMsg
+	// waiting is set while a pick asked for before the picker's answer
+	// waits for it; pickEnd is where the query ended then. Text typed
+	// meanwhile goes after it.
+	waiting bool
+	pickEnd int
 }
 
 // NewTextarea returns an adapter that completes mentions with p, a
@@ -83,9 +88,10 @@ func (a *Textarea) Reset(ta *textarea.Model) {
 	a.closePicker()
 }
 
-// TakePick returns a pick of a row the adapter did not insert itself: a
-// row of a host's own section (see picker.WithSection), for the host to
-// insert or attach. The adapter takes session picks itself.
+// TakePick returns the last pick of a row of a host's own section (see
+// picker.WithSection): the adapter has already replaced the @query with
+// the item's Insert text; a host that attaches the item reads its Value.
+// Session picks are the adapter's own: they become tokens.
 func (a *Textarea) TakePick() (picker.PickedMsg, bool) {
 	if a.item == nil {
 		return picker.PickedMsg{}, false
@@ -147,8 +153,8 @@ func (a *Textarea) Update(ta *textarea.Model, msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		a.picker.SetScreenSize(msg.Width, msg.Height)
 	}
-	var pcmd, tcmd tea.Cmd
-	a.picker, pcmd = a.picker.Update(msg)
+	pcmd := a.updatePicker(ta, msg)
+	var tcmd tea.Cmd
 	*ta, tcmd = ta.Update(msg)
 	return tea.Batch(pcmd, tcmd, a.follow(ta, false))
 }
@@ -164,22 +170,43 @@ func alongLine(k textarea.KeyMap, msg tea.KeyPressMsg) bool {
 // pick becomes a token, a host item waits for TakePick, a close by the
 // user (Esc, a click outside) makes the @word text.
 func (a *Textarea) updatePicker(ta *textarea.Model, msg tea.Msg) tea.Cmd {
+	wasOpen := a.picker.IsOpen()
 	var cmd tea.Cmd
 	a.picker, cmd = a.picker.Update(msg)
 	p, picked := a.takePick()
+	waited, end := a.waiting, a.pickEnd
+	a.waiting = false
 	switch {
 	case picked && !hostItem(p):
 		label := p.Candidate.Label
-		res, ok := a.tracker.Pick(sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &label}, cursorOffset(*ta))
+		ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &label}
+		cur := cursorOffset(*ta)
+		var res Result
+		var ok bool
+		if waited {
+			res, ok = a.tracker.PickUntil(ref, end, cur)
+		} else {
+			res, ok = a.tracker.Pick(ref, cur)
+		}
 		if ok {
 			a.apply(ta, res)
 		}
 		return tea.Batch(cmd, a.show(ta, res))
 	case picked:
-		a.tracker.Close()
+		// A host's item: its Insert replaces the @query (an empty one
+		// just removes it), and the pick waits for TakePick, for a host
+		// that attaches the item's Value.
+		res := a.tracker.Replace(p.Item.Insert, nil, cursorOffset(*ta))
+		a.apply(ta, res)
 		a.item = &p
 		return cmd
-	case !a.picker.IsOpen():
+	case a.picker.Accepting():
+		// Tab or Enter before the answer: the pick waits for it.
+		a.waiting, a.pickEnd = true, end
+		if !waited {
+			a.pickEnd = cursorOffset(*ta)
+		}
+	case wasOpen && !a.picker.IsOpen():
 		a.tracker.Dismiss()
 	}
 	return cmd
@@ -214,6 +241,14 @@ func (a *Textarea) follow(ta *textarea.Model, reopen bool) tea.Cmd {
 
 // show opens, follows or closes the picker for res, and anchors it.
 func (a *Textarea) show(ta *textarea.Model, res Result) tea.Cmd {
+	if a.waiting {
+		if res.Open && res.Cursor >= a.pickEnd && res.At < a.pickEnd {
+			return nil // typed on after the query: the pick still waits
+		}
+		a.waiting = false // went back into the query: the pick is dropped
+		a.closePicker()
+		return nil
+	}
 	if !res.Open {
 		a.closePicker()
 		return nil
@@ -316,4 +351,13 @@ func setCursor(ta *textarea.Model, text string, at int) {
 		ta.CursorDown()
 	}
 	ta.SetCursorColumn(col)
+}
+
+// SetTarget tells the picker the session the draft is now written in (a
+// host switched sessions): its next fetches rank for it, and an answer
+// for the old session is never shown. See picker.Model.SetTarget.
+func (a *Textarea) SetTarget(t sessionref.Target) tea.Cmd {
+	var cmd tea.Cmd
+	a.picker, cmd = a.picker.SetTarget(t)
+	return cmd
 }

@@ -161,3 +161,26 @@ func TestAtCellMatchesTheView(t *testing.T) {
 		})
 	}
 }
+
+// TestTextareaPickWaitsForItsAnswer: Tab before the answer picks the first
+// match when it comes; what was typed meanwhile stays after the token.
+func TestTextareaPickWaitsForItsAnswer(t *testing.T) {
+	a, ta := newPair(t, 40)
+	typeKeys(&a, &ta, "see @fix")
+	a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyTab})
+	if !a.Picker().Accepting() {
+		t.Fatal("Tab before the answer should wait for it")
+	}
+	typeKeys(&a, &ta, "why")
+	if a.Picker().Query() != "fix" {
+		t.Fatalf("typing on changed the query to %q", a.Picker().Query())
+	}
+	p := a.Picker()
+	a.Update(&ta, picker.NewFetchedMsg(p, "fix", cands, nil))
+	if ta.Value() != "see @Fix the parser why" || len(a.Spans()) != 1 {
+		t.Fatalf("after the answer: %q %v", ta.Value(), a.Spans())
+	}
+	if got := cursorOffset(ta); got != len(ta.Value()) {
+		t.Fatalf("cursor at %d, want the end", got)
+	}
+}

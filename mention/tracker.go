@@ -203,11 +203,22 @@ func (t *Tracker) Pick(ref sessionref.Reference, cursor int) (Result, bool) {
 	if !t.open {
 		return Result{}, false
 	}
+	return t.PickUntil(ref, max(t.wordEnd(t.at), cursor), cursor)
+}
+
+// PickUntil is Pick for a pick that waited for its answer while the user
+// typed on: only the query's text up to end (where it was when the pick
+// was asked for) is replaced, and the cursor, after it, moves with the
+// text it is in.
+func (t *Tracker) PickUntil(ref sessionref.Reference, end, cursor int) (Result, bool) {
+	if !t.open || end < t.at || end > len(t.text) {
+		return Result{}, false
+	}
 	mention, err := sessionref.FormatMention(ref)
 	if err != nil {
 		return Result{}, false
 	}
-	return t.Replace(Chip(ref), &Span{Reference: ref, Mention: mention}, cursor), true
+	return t.replace(Chip(ref), &Span{Reference: ref, Mention: mention}, t.at, end, cursor), true
 }
 
 // Replace replaces the pending query (the '@' and the rest of its @word)
@@ -220,15 +231,23 @@ func (t *Tracker) Replace(text string, tok *Span, cursor int) Result {
 	if t.open {
 		start, end = t.at, max(t.wordEnd(t.at), cursor)
 	}
-	start, end = min(max(start, 0), len(t.text)), min(max(end, 0), len(t.text))
+	return t.replace(text, tok, start, end, cursor)
+}
+
+func (t *Tracker) replace(text string, tok *Span, start, end, cursor int) Result {
+	start, end = min(max(start, 0), len(t.text)), min(max(end, start, 0), len(t.text))
 	insert := text
-	if r, _ := utf8.DecodeRuneInString(t.text[end:]); end == len(t.text) || !unicode.IsSpace(r) || r == '\n' {
+	if r, _ := utf8.DecodeRuneInString(t.text[end:]); text != "" && (end == len(t.text) || !unicode.IsSpace(r) || r == '\n') {
 		insert += " "
 	}
 	newText := t.text[:start] + insert + t.text[end:]
+	newCursor := start + len(insert)
+	if cursor > end {
+		newCursor = cursor + len(insert) - (end - start) // typed on meanwhile
+	}
 	t.open = false
 	// The inserted text is no query, whatever it holds.
-	r := t.follow(newText, start+len(insert), false, tok, start, start+len(text))
+	r := t.follow(newText, newCursor, false, tok, start, start+len(text))
 	r.Rewrite = true
 	return r
 }

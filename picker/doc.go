@@ -58,10 +58,38 @@
 // nothing. A session the candidates already list is left out of the hits,
 // so each session shows once. One cursor moves through both sections;
 // entries are numbered candidates first, then hits (see [Model.RowAt]),
+// unless [WithOrder] says otherwise,
 // and a hit is picked into the same mention as a candidate. The section
 // adds up to five lines (its heading and two hits) to the popup's height;
 // more scroll. A pick asked for before the answers came, when no title
 // matches, waits for the hits and picks the first.
+//
+// # The host's own sections
+//
+// Whatever else '@' means in the host — files, commands, agents — can
+// share the popup: [WithSection] adds a [Section] with its own
+// [ItemSource], fetched like the candidates (once per query, in a
+// tea.Cmd, cancelled when the query changes, its answer an [ItemsMsg]
+// dropped when stale, "searching…" in its heading when slow). Its
+// [Item] rows are drawn through the same sanitiser and width function as
+// sessions. [WithOrder] sets the order of all sections by ID
+// ([SessionsID], [MessagesID] and the host's; by default the host's come
+// last), and an empty '@' shows the sessions (unless
+// [WithSessionsOnEmpty] is false) and the sections whose OnEmpty is set.
+// Every section after the first has a heading; a host's always has one.
+// One cursor, keys and mouse, moves through all of them, and the entries
+// are numbered in the order drawn. A pick of a host's item hands it back
+// in [PickedMsg].Item, with its section's ID, and no mention; a pick
+// asked for before the answers came picks the first match in the order
+// of the sections, waiting for a section drawn before it.
+//
+// # Following the current session
+//
+// A host that switches sessions calls [Model.SetTarget] instead of
+// building a new picker: every fetch from then on carries the target in
+// its context ([TargetFromContext]), which [ResolverSource] ranks for;
+// the cache is keyed by target, an open popup is cleared and asked again,
+// and an answer for the old target is dropped when it arrives.
 //
 // While the entries do not all fit, the frame's bottom border says where
 // the cursor is, how many entries there are and how many of them the "in
@@ -74,6 +102,18 @@
 // pgup/pgdn and home/end jump, Tab or Enter picks, Esc closes. Mouse:
 // the wheel scrolls, motion highlights, a click picks. The [KeyMap]
 // implements help.KeyMap and enables its bindings by state.
+//
+// # Rows
+//
+// A row shows the label, the rank badge ("this dir", "no dir"), the short
+// id, the folder and the age; as the popup narrows the folder goes
+// first, then the badge, then the age. Columns that would say the same
+// on every row of the list go as well: the folder for a store without
+// folders or rows all in one folder, the badge when every row has the
+// same one and it says nothing ("no dir" from a store without folders);
+// "this dir" stays, as it says the rows share the current folder. The age counts from the creation time, or from the time
+// [WithAge] chooses ([LastActive] for a store that sets UpdatedAt); a
+// time in Unix seconds where milliseconds belong shows as "secs?".
 //
 // All text from sessions (titles, ids, folders, errors) is drawn through
 // the module's one sanitiser and measured with its one width function,

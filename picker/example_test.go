@@ -41,7 +41,7 @@ func Example() {
 		fmt.Println(picked.Mention, p.IsOpen())
 	}
 	// Output:
-	// › Fix the beta pa… no dir beta (no cwd) 1h ago
+	// › Fix the beta parser beta 1h ago
 	// @[Fix the beta parser](dsh-session:ImJldGEi) false
 }
 

@@ -1,21 +1,17 @@
 package picker
 
-import (
-	"slices"
-
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
-)
+import "charm.land/bubbles/v2/key"
 
 // KeyMap is the picker's key bindings. It implements help.KeyMap.
 //
-// The picker enables and disables the bindings by state, as bubbles'
-// list does, so help shows only what works now: the moves when there are
-// rows, Accept and AcceptEnter when a row can be picked, everything only
-// while the picker is open. Enabled is for help only: while the picker
-// is open it still consumes a disabled Accept or AcceptEnter (and says
-// why nothing was picked), so Enter never falls through to a send. To
-// remove a binding, give it no keys.
+// Keys are matched as bubbles matches them (key.Matches): a binding the
+// host disabled or gave no keys never fires. [Model.KeyMap] returns the
+// bindings narrowed by state, as bubbles' list does, so help shows only
+// what works now: the moves when there are rows, Accept and AcceptEnter
+// when a row can be picked, everything only while the picker is open. The
+// narrowing is for help only: while the picker is open it still consumes
+// Accept or AcceptEnter with no row to pick (and says why nothing was
+// picked), so Enter never falls through to a send.
 type KeyMap struct {
 	Up       key.Binding
 	Down     key.Binding
@@ -57,25 +53,14 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss}}
 }
 
-// withState enables the bindings that do something in the given state.
+// withState narrows the bindings to those that do something in the given
+// state; it never enables one the host disabled.
 func (k KeyMap) withState(open, rows, pickable bool) KeyMap {
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Home, &k.End} {
-		b.SetEnabled(open && rows)
+		b.SetEnabled(b.Enabled() && open && rows)
 	}
-	k.Accept.SetEnabled(open && pickable)
-	k.AcceptEnter.SetEnabled(open && pickable)
-	k.Dismiss.SetEnabled(open)
+	k.Accept.SetEnabled(k.Accept.Enabled() && open && pickable)
+	k.AcceptEnter.SetEnabled(k.AcceptEnter.Enabled() && open && pickable)
+	k.Dismiss.SetEnabled(k.Dismiss.Enabled() && open)
 	return k
-}
-
-// bound reports whether msg is one of the keys of any of bs, enabled or
-// not.
-func bound(msg tea.KeyPressMsg, bs ...key.Binding) bool {
-	s := msg.String()
-	for _, b := range bs {
-		if slices.Contains(b.Keys(), s) {
-			return true
-		}
-	}
-	return false
 }

@@ -131,9 +131,10 @@ func (m Model) visibleRows() int {
 }
 
 // RowAt maps a screen cell to the index of the entry drawn there: a
-// candidate's row, or a hit's row or snippet (hits follow the candidates,
-// so a hit's index is len(Items()) plus its index in Hits()). The hits
-// section's heading is no entry.
+// candidate's row, a hit's row or snippet, or a host's item. Entries are
+// numbered in the order of the sections (by default the candidates, then
+// the hits, so a hit's index is len(Items()) plus its index in Hits(),
+// then the host's sections). A section's heading is no entry.
 func (m Model) RowAt(x, y int) (int, bool) {
 	g := m.layout()
 	if g.rows == 0 || x < g.left || x >= g.left+g.innerW || y < g.top || y >= g.top+g.rows {

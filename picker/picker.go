@@ -2,7 +2,9 @@ package picker
 
 import (
 	"context"
+	"maps"
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -18,12 +20,20 @@ const (
 	DefaultCacheSize = 32
 )
 
-// PickedMsg reports that the user picked a candidate.
+// PickedMsg reports that the user picked an entry: a session (a
+// candidate or a hit), or a host's item (see [Section]).
 type PickedMsg struct {
-	// Candidate is the picked session.
+	// Candidate is the picked session; zero for a host's item.
 	Candidate sessionref.Candidate
-	// Mention is its canonical mention text, @[label](dsh-session:…).
+	// Mention is its canonical mention text, @[label](dsh-session:…);
+	// "" for a host's item.
 	Mention string
+	// Section is the ID of the section picked from: [SessionsID],
+	// [MessagesID] or a host's.
+	Section string
+	// Item is the picked host's item, as its source gave it; nil for a
+	// session.
+	Item *Item
 }
 
 // DismissedMsg reports that the user closed the picker without a pick:
@@ -40,6 +50,8 @@ type FetchedMsg struct {
 	Query      string
 	Candidates []sessionref.Candidate
 	Err        error
+	// cancelled says the fetch's context had ended when it returned.
+	cancelled bool
 }
 
 // NewFetchedMsg builds the answer to p's newest query, for tests and for
@@ -77,6 +89,13 @@ var lastID atomic.Int64
 //
 // Model is a value: methods that change it return the new Model (or take
 // a pointer, for setters), as bubbles components do.
+//
+// A copy is safe to keep, draw and change. It shares with the model it
+// was copied from only the running fetch and search: a copy's Close, Open
+// or SetQuery cancels them, and the model it was copied from, which still
+// waits for their answers, asks its sources again when a cancelled answer
+// reaches its Update, so it shows the answer and never the cancellation.
+// The cache of answers is copied on write.
 type Model struct {
 	id     int64
 	source Source
@@ -85,10 +104,12 @@ type Model struct {
 
 	maxRows   int
 	slowAfter time.Duration
+	tick      func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 	cacheSize int
 	now       func() time.Time
 	home      string
 	disable   DisableFunc
+	age       func(sessionref.Candidate) time.Time // see WithAge; nil: CreatedAt
 
 	open    bool
 	query   string
@@ -99,6 +120,10 @@ type Model struct {
 	// acceptOnArrival is set when Tab or Enter came before the answer to
 	// the current query: the first enabled row of that answer is picked.
 	acceptOnArrival bool
+	// chose is set when the user moved the cursor (a key, the mouse)
+	// since the query changed: a section's late answer then leaves the
+	// highlight on the row chosen.
+	chose bool
 	// notice explains the last pick that could not be made; nudged says
 	// the user just asked for one, so the reason shows as a warning.
 	notice string
@@ -111,6 +136,12 @@ type Model struct {
 	err        error
 	cursor     int
 	offset     int
+
+	// The host's sections (see Section), the order of all sections by
+	// ID (see WithOrder), and whether an empty '@' lists no sessions.
+	sections          []hostSection
+	order             []string
+	noSessionsOnEmpty bool
 
 	// cache holds recent answers, keyed by target and query.
 	cache     map[cacheKey][]sessionref.Candidate
@@ -149,6 +180,14 @@ func WithMaxRows(n int) Option { return func(m *Model) { m.maxRows = max(1, n) }
 // WithSlowAfter sets how long a fetch runs before "searching…" shows.
 func WithSlowAfter(d time.Duration) Option { return func(m *Model) { m.slowAfter = d } }
 
+// WithTick sets how the picker waits before showing "searching…": a
+// function with tea.Tick's signature (the default). A test gives one
+// that answers at once, or never, so that no keystroke waits on the
+// wall clock.
+func WithTick(tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd) Option {
+	return func(m *Model) { m.tick = tick }
+}
+
 // WithClock sets the clock for ages ("3h ago").
 func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = now } }
 
@@ -178,6 +217,7 @@ func New(src Source, opts ...Option) Model {
 		styles:    DefaultStyles(true),
 		maxRows:   DefaultMaxRows,
 		slowAfter: DefaultSlowAfter,
+		tick:      tea.Tick,
 		cacheSize: DefaultCacheSize,
 		now:       time.Now,
 		home:      home,
@@ -205,7 +245,7 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
 func (m Model) KeyMap() KeyMap {
-	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.pending || m.hitsPending)
+	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
 }
 
 // SetDisable replaces the disable rule; hosts call it when what makes a
@@ -218,7 +258,9 @@ func (m Model) IsOpen() bool { return m.open }
 // Query returns the current query.
 func (m Model) Query() string { return m.query }
 
-// Items returns the rows shown, which answer Query only when Fresh.
+// Items returns the candidates shown (the sessions section), which
+// answer Query only when Fresh. See [Model.Hits] and
+// [Model.SectionItems] for the other sections.
 func (m Model) Items() []sessionref.Candidate { return m.items }
 
 // Fresh reports whether the rows answer the current query.
@@ -237,22 +279,36 @@ func (m Model) Cursor() int { return m.cursor }
 func (m Model) Accepting() bool { return m.open && m.acceptOnArrival }
 
 // Highlighted returns the highlighted candidate or hit, when there is
-// one that answers the current query and can be picked.
+// one that answers the current query and can be picked. A highlighted
+// host's item is no session: see [Model.HighlightedItem].
 func (m Model) Highlighted() (sessionref.Candidate, bool) {
+	i, ok := m.highlightedEntry()
+	if !ok {
+		return sessionref.Candidate{}, false
+	}
+	if b, _ := m.locate(i); b.kind == kindHost {
+		return sessionref.Candidate{}, false
+	}
+	return m.entry(i), true
+}
+
+// highlightedEntry is the highlighted entry, of any section, when it
+// answers the current query and can be picked.
+func (m Model) highlightedEntry() (int, bool) {
 	if !m.open || m.cursor < 0 || m.cursor >= m.entries() || !m.entryFresh(m.cursor) {
-		return sessionref.Candidate{}, false
+		return 0, false
 	}
-	c := m.entry(m.cursor)
-	if _, off := m.disabled(c); off {
-		return sessionref.Candidate{}, false
+	if _, off := m.entryDisabled(m.cursor); off {
+		return 0, false
 	}
-	return c, true
+	return m.cursor, true
 }
 
 // Pickable reports whether Tab or Enter would pick a row now: the picker
-// is open and a row on screen answers the current query and is enabled.
+// is open and a row on screen, of any section, answers the current query
+// and is enabled.
 func (m Model) Pickable() bool {
-	_, ok := m.Highlighted()
+	_, ok := m.highlightedEntry()
 	return ok
 }
 
@@ -296,6 +352,7 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.cacheKeys = nil
 	m.items, m.itemsQuery, m.err = nil, "", nil
 	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
+	m.clearSections()
 	m.cursor, m.offset = 0, 0
 	return m.runQuery(query)
 }
@@ -307,6 +364,7 @@ func (m Model) Close() Model {
 	m.notice, m.nudged = "", false
 	m.stopFetch()
 	m.stopHits()
+	m.stopSections()
 	m.pending, m.slow, m.hitsPending = false, false, false
 	return m
 }
@@ -342,29 +400,34 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 // runQuery makes query current and answers it, from the cache or a fetch.
 func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.query = query
+	m.chose = false
 	m.acceptOnArrival = false
 	m.notice, m.nudged = "", false
 	m.stopFetch()
 	m.seq++
 	hits := m.startHits()
+	items := m.startSections()
+	if !m.sessionsAnswer(query) {
+		m.pending, m.slow = false, false
+		m.setItems(query, nil, nil)
+		return m, tea.Batch(hits, items, m.slowTickIfPending())
+	}
 	if cands, ok := m.cache[cacheKey{m.targetKey, query}]; ok {
 		m.pending, m.slow = false, false
 		m.setItems(query, cands, nil)
-		return m, hits
+		return m, tea.Batch(hits, items, m.slowTickIfPending())
 	}
 	m.pending, m.slow = true, false
 	ctx, cancel := m.fetchContext()
 	m.cancel = cancel
 	fetch := fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, query)
-	id, seq := m.id, m.seq
-	slow := tea.Tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
-	return m, tea.Batch(fetch, slow, hits)
+	return m, tea.Batch(fetch, m.slowTick(), hits, items)
 }
 
 func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, target, query string) tea.Cmd {
 	return func() tea.Msg {
 		cands, err := src.Candidates(ctx, query)
-		return FetchedMsg{picker: id, seq: seq, target: target, Query: query, Candidates: cands, Err: err}
+		return FetchedMsg{picker: id, seq: seq, target: target, Query: query, Candidates: cands, Err: err, cancelled: ctx.Err() != nil}
 	}
 }
 
@@ -376,19 +439,29 @@ func (m *Model) stopFetch() {
 }
 
 func (m *Model) setItems(query string, cands []sessionref.Candidate, err error) {
+	id, at, chose := m.hostChoice()
 	m.items, m.itemsQuery, m.err = cands, query, err
 	m.filterHits()
 	m.cursor, m.offset = 0, 0
+	if chose && m.restoreCursor(id, at) {
+		m.scrollToCursor() // the host's item the user moved to stays highlighted
+		return
+	}
 	m.skipDisabled(1)
 }
 
 // cacheKey is what a cached answer answers: a query asked for a target.
 type cacheKey struct{ target, query string }
 
+// remember caches an answer. The map and the key list are copied first,
+// so that a copy of the model never sees this model's answers (nor the
+// other way round); they hold at most cacheSize entries.
 func (m *Model) remember(query string, cands []sessionref.Candidate) {
+	m.cache = maps.Clone(m.cache)
 	if m.cache == nil {
 		m.cache = make(map[cacheKey][]sessionref.Candidate)
 	}
+	m.cacheKeys = slices.Clone(m.cacheKeys)
 	k := cacheKey{m.targetKey, query}
 	if _, ok := m.cache[k]; !ok {
 		m.cacheKeys = append(m.cacheKeys, k)

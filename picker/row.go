@@ -91,12 +91,13 @@ const (
 // rows' ids read differently, and then takes what the label and folder
 // columns have to spare, up to the whole ids.
 func (m Model) chooseColumns(g geometry) columns {
-	c := columns{badge: true, cwd: true, age: true, idW: 1}
+	c := columns{age: true, idW: 1}
+	c.cwd, c.badge = m.informative()
 	var ids []string
 	labelNeed, cwdNeed := 0, 0
 	for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
-		e, kind := m.atLine(l)
-		if kind != lineRow {
+		b, e, kind := m.lineAt(l)
+		if kind != lineRow || b.kind == kindHost {
 			continue
 		}
 		cand := m.entry(e)
@@ -216,6 +217,41 @@ func (m Model) chooseColumns(g geometry) columns {
 	return c.withIDs(ids, forms)
 }
 
+// informative says whether the folder column and the rank badge tell the
+// rows apart, over every row of the list (not only the visible ones, so
+// the columns do not come and go while scrolling). The folder goes when
+// every row would show the same one: a store without per-session folders
+// shows no "(no cwd)" column, and rows all in one folder do not repeat
+// it (a single row keeps a folder it has, which says where it is). The
+// badge goes when every row would show the same one and it says nothing
+// the row does not: "no dir" on every row of a store without folders, or
+// no badge at all. "this dir" stays: with the folder column gone it is
+// what says the rows are the current session's neighbours.
+func (m Model) informative() (cwd, badge bool) {
+	n := m.entries()
+	if n == 0 {
+		return true, true
+	}
+	first := m.entry(0)
+	sameCwd, sameRank := true, true
+	for i := 1; i < n && (sameCwd || sameRank); i++ {
+		c := m.entry(i)
+		if sameCwd && !sameFolder(c.Cwd, first.Cwd) {
+			sameCwd = false
+		}
+		if sameRank && c.Rank != first.Rank {
+			sameRank = false
+		}
+	}
+	cwd = !(sameCwd && (n > 1 || first.Cwd == nil))
+	badge = !(sameRank && first.Rank != sessionref.RankSameCwd && (n > 1 || !cwd))
+	return cwd, badge
+}
+
+func sameFolder(a, b *string) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
 // withIDs records the form of each visible id.
 func (c columns) withIDs(ids, forms []string) columns {
 	c.ids = make(map[string]string, len(ids))
@@ -283,7 +319,7 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 	}
 	if cols.age {
 		put(gap)
-		put(fitSegs([]seg{{Age(now, c.CreatedAt), meta}}, ageW)...)
+		put(fitSegs([]seg{{m.ageOf(now, c), meta}}, ageW)...)
 	}
 	return paint(fitSegs(segs, innerW), rs, innerW) // exact, whatever the columns came to
 }
@@ -356,9 +392,25 @@ func badge(r sessionref.Rank) string {
 
 // Age renders how long ago a Unix-millisecond time was, as every row of
 // the picker shows it: "just now", "5m ago", "3h ago", "12d ago", "4mo
-// ago", "2y ago"; "—" when the time is unknown (zero, before 2000, or more
-// than a day ahead of now). It is the module's one age format.
-func Age(now time.Time, unixMs int64) string { return textutil.Age(now, unixMs) }
+// ago", "2y ago"; "secs?" when the value is Unix seconds written where
+// milliseconds belong (a store's mistake, see [sessionref.CheckStore]);
+// "—" when the time is unknown (zero, before 2000, or more than a day
+// ahead of now). It is the module's one age format.
+func Age(now time.Time, unixMs int64) string {
+	if sessionref.LooksLikeSeconds(unixMs, now) {
+		return "secs?"
+	}
+	return textutil.Age(now, unixMs)
+}
+
+// ageOf is the age a row shows: of the time WithAge chose, else of the
+// creation time.
+func (m Model) ageOf(now time.Time, c sessionref.Candidate) string {
+	if m.age == nil {
+		return Age(now, c.CreatedAt)
+	}
+	return Age(now, sessionref.Millis(m.age(c)))
+}
 
 // id is a session id's form in the id column.
 func (c columns) id(sessionID string) string {

@@ -69,3 +69,23 @@ func (s resolverSource) Forget() { s.l.Forget() }
 // forgetter is a Source that keeps reads of its store between queries
 // and can be told to drop them.
 type forgetter interface{ Forget() }
+
+// WithAge sets the time each row's age column counts from: [Created] (the
+// default) or [LastActive], for a host whose store lists sessions by
+// their last activity, or the host's own. A zero time shows as unknown.
+func WithAge(f func(sessionref.Candidate) time.Time) Option {
+	return func(m *Model) { m.age = f }
+}
+
+// Created is a candidate's creation time, what the age column shows by
+// default.
+func Created(c sessionref.Candidate) time.Time { return time.UnixMilli(c.CreatedAt) }
+
+// LastActive is a candidate's last activity ([sessionref.Candidate.UpdatedAt])
+// when its store gives one, else its creation time.
+func LastActive(c sessionref.Candidate) time.Time {
+	if c.UpdatedAt != 0 {
+		return time.UnixMilli(c.UpdatedAt)
+	}
+	return Created(c)
+}

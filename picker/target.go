@@ -69,6 +69,7 @@ func (m Model) SetTarget(t sessionref.Target) (Model, tea.Cmd) {
 	}
 	m.items, m.itemsQuery, m.err = nil, "", nil
 	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
+	m.clearSections() // a host's section may depend on the session too
 	m.cursor, m.offset = 0, 0
 	return m.runQuery(m.query)
 }

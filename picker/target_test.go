@@ -162,3 +162,34 @@ func TestResolverSourceFollowsTheTarget(t *testing.T) {
 		t.Fatalf("for two: %v", got)
 	}
 }
+
+// A host's section is asked again for the new target, its rows for the
+// old one cleared, and its old answer dropped.
+func TestSetTargetAsksTheSectionsAgain(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	files := func(ctx context.Context, q string) ([]Item, error) {
+		tg, _ := TargetFromContext(ctx)
+		mu.Lock()
+		seen = append(seen, tg.ID)
+		mu.Unlock()
+		return []Item{{Label: "file of " + tg.ID}}, nil
+	}
+	m := newTestPicker(&targetSource{}, WithTarget(sessionref.Target{ID: "a"}),
+		WithSection(Section{ID: "files", Title: "files", Source: files}))
+	m, cmd := m.Open("f")
+	m, _ = settle(m, cmd)
+	old := NewItemsMsg(m, "files", "f", []Item{{Label: "late for a"}}, nil)
+	m, cmd = m.SetTarget(sessionref.Target{ID: "b"})
+	if len(m.SectionItems("files")) != 0 || m.SectionFresh("files") {
+		t.Fatalf("the old session's files stayed: %v", itemLabels(m.SectionItems("files")))
+	}
+	m, _ = m.Update(old)
+	if len(m.SectionItems("files")) != 0 {
+		t.Fatal("the old target's answer was shown")
+	}
+	m, _ = settle(m, cmd)
+	if got := itemLabels(m.SectionItems("files")); !slices.Equal(got, []string{"file of b"}) || !slices.Equal(seen, []string{"a", "b"}) {
+		t.Fatalf("files %v, asked for %v", got, seen)
+	}
+}

@@ -1,6 +1,7 @@
 package picker
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
@@ -16,7 +17,7 @@ func (m Model) WantsKey(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	k := m.keys
-	return bound(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss)
+	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss)
 }
 
 // WantsMouse reports whether Update would consume the mouse message:
@@ -51,6 +52,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.picker != m.id || msg.seq != m.seq || msg.target != m.targetKey || msg.Query != m.query || !m.open || !m.pending {
 			return m, nil // stale: it answers an older query
 		}
+		if msg.cancelled {
+			// This model did not cancel it (it would have moved on): a
+			// copy did. Ask again; the answer is still wanted.
+			ctx, cancel := m.fetchContext()
+			m.cancel = cancel
+			return m, fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, m.query)
+		}
 		m.stopFetch()
 		m.pending, m.slow = false, false
 		if msg.Err == nil {
@@ -62,9 +70,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case HitsMsg:
 		return m.applyHits(msg)
+	case ItemsMsg:
+		return m.applyItems(msg)
 	case slowMsg:
 		if msg.picker == m.id && msg.seq == m.seq && m.pending {
 			m.slow = true
+		}
+		if msg.picker == m.id && msg.seq == m.seq {
+			m.slowSections()
 		}
 	case tea.WindowSizeMsg:
 		m.SetScreenSize(msg.Width, msg.Height)
@@ -83,24 +96,24 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.keys
 	switch {
-	case bound(msg, k.Dismiss):
+	case key.Matches(msg, k.Dismiss):
 		m = m.Close()
 		return m, dismissed
-	case bound(msg, k.Accept, k.AcceptEnter):
+	case key.Matches(msg, k.Accept, k.AcceptEnter):
 		return m.accept()
-	case bound(msg, k.Up):
+	case key.Matches(msg, k.Up):
 		m.move(-1, true)
-	case bound(msg, k.Down):
+	case key.Matches(msg, k.Down):
 		m.move(1, true)
-	case bound(msg, k.PageUp):
+	case key.Matches(msg, k.PageUp):
 		m.move(-m.visibleRows(), false)
-	case bound(msg, k.PageDown):
+	case key.Matches(msg, k.PageDown):
 		m.move(m.visibleRows(), false)
-	case bound(msg, k.Home):
+	case key.Matches(msg, k.Home):
 		m.cursor = 0
 		m.skipDisabled(1)
 		m.scrollToCursor()
-	case bound(msg, k.End):
+	case key.Matches(msg, k.End):
 		m.cursor = m.entries() - 1
 		m.skipDisabled(-1)
 		m.scrollToCursor()
@@ -109,6 +122,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	}
 	// A move is a new choice: an earlier pick waiting for its answer and
 	// an earlier warning no longer apply.
+	m.chose = true
 	m.acceptOnArrival = false
 	m.notice, m.nudged = "", false
 	return m, nil
@@ -120,11 +134,11 @@ func dismissed() tea.Msg { return DismissedMsg{} }
 // answer the current query yet it waits, visibly, and picks the first
 // match of the answer (see Update); with no row to pick it says why.
 func (m Model) accept() (Model, tea.Cmd) {
-	if c, ok := m.Highlighted(); ok {
-		return m.pickRow(c)
+	if i, ok := m.highlightedEntry(); ok {
+		return m.pickEntry(i)
 	}
 	m.notice = ""
-	if m.pending || m.hitsPending {
+	if m.anyPending() {
 		m.acceptOnArrival = true
 		m.slow = true // show the popup now: the user asked for something
 		return m, nil
@@ -134,23 +148,56 @@ func (m Model) accept() (Model, tea.Cmd) {
 }
 
 // pickFirst finishes a pick asked for before the answer came: the first
-// enabled row of the answer, or, with none, a warning that says why. When
-// the candidates have none but the hits are still being searched, it
-// waits for them.
+// enabled row of the answers, in the order of the sections, or, with
+// none, a warning that says why. While a section before the first match
+// is still waiting for its answer, it waits for it.
 func (m Model) pickFirst() (Model, tea.Cmd) {
-	if c, ok := m.Highlighted(); ok {
-		m.acceptOnArrival = false
-		return m.pickRow(c)
-	}
-	if m.hitsPending {
-		return m, nil
+	blocks := m.blocks()
+	for _, id := range m.sectionOrder() {
+		if !m.SectionFresh(id) {
+			return m, nil // its rows may come first: wait
+		}
+		for _, b := range blocks {
+			if m.blockID(b) != id {
+				continue
+			}
+			for i := b.first; i < b.first+b.n; i++ {
+				if _, off := m.entryDisabled(i); !off {
+					m.acceptOnArrival = false
+					m.cursor = i
+					m.scrollToCursor()
+					return m.pickEntry(i)
+				}
+			}
+		}
 	}
 	m.acceptOnArrival = false
 	m.nudged = true
 	return m, nil
 }
 
-func (m Model) pickRow(c sessionref.Candidate) (Model, tea.Cmd) {
+// pickEntry picks entry i: a session's mention, or a host's item.
+func (m Model) pickEntry(i int) (Model, tea.Cmd) {
+	b, j := m.locate(i)
+	switch {
+	case j < 0:
+		return m, nil
+	case b.kind == kindHost:
+		s := m.sections[b.host]
+		it := s.items[j]
+		m = m.Close()
+		p := PickedMsg{Section: s.ID, Item: &it}
+		m.pick = &p
+		return m, func() tea.Msg { return p }
+	}
+	return m.pickSession(m.entry(i), m.blockID(b))
+}
+
+// pickRow picks candidate c of the sessions section.
+func (m Model) pickRow(c sessionref.Candidate) (Model, tea.Cmd) { return m.pickSession(c, SessionsID) }
+
+// pickSession picks session c, found in section.
+func (m Model) pickSession(c sessionref.Candidate, section string) (Model, tea.Cmd) {
 	if c.Label = MentionLabel(c.Label); c.Label == "" {
 		c.Label = MentionLabel(c.SessionID)
 	}
@@ -160,7 +207,7 @@ func (m Model) pickRow(c sessionref.Candidate) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m = m.Close()
-	p := PickedMsg{Candidate: c, Mention: mention}
+	p := PickedMsg{Candidate: c, Mention: mention, Section: section}
 	m.pick = &p
 	return m, func() tea.Msg { return p }
 }
@@ -193,7 +240,7 @@ func (m *Model) skipDisabled(dir int) {
 	n := m.entries()
 	for i := 0; i < n; i++ {
 		c := ((m.cursor+dir*i)%n + n) % n
-		if _, off := m.disabled(m.entry(c)); !off {
+		if _, off := m.entryDisabled(c); !off {
 			m.cursor = c
 			m.scrollToCursor()
 			return
@@ -206,8 +253,8 @@ func (m *Model) skipDisabled(dir int) {
 func (m *Model) scrollToCursor() {
 	rows := m.visibleRows()
 	first, h := m.lineOf(m.cursor)
-	if m.cursor == len(m.items) && m.isHit(m.cursor) && h+1 <= rows {
-		first, h = first-1, h+1 // the heading goes with the first hit
+	if m.isFirstOf(m.cursor) && h+1 <= rows {
+		first, h = first-1, h+1 // the heading goes with the section's first entry
 	}
 	if first < m.offset {
 		m.offset = first
@@ -234,8 +281,8 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		}
 	case tea.MouseMotionMsg:
 		if row, ok := m.RowAt(mouse.X, mouse.Y); ok {
-			if _, off := m.disabled(m.entry(row)); !off {
-				m.cursor = row
+			if _, off := m.entryDisabled(row); !off {
+				m.cursor, m.chose = row, true
 			}
 		}
 	case tea.MouseClickMsg:
@@ -250,13 +297,13 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		if !ok {
 			return m, nil
 		}
-		if _, off := m.disabled(m.entry(row)); off {
+		if _, off := m.entryDisabled(row); off {
 			return m, nil
 		}
 		if !m.entryFresh(row) {
 			// A row of a list that answers an older query: the user
 			// saw it and chose it, so it is that row that is picked.
-			return m.pickRow(m.entry(row))
+			return m.pickEntry(row)
 		}
 		m.cursor = row
 		return m.accept()
@@ -287,7 +334,7 @@ func (m *Model) scroll(delta int) {
 	for d := 0; d <= hi-lo; d++ {
 		for _, i := range []int{m.cursor - d, m.cursor + d} {
 			if i >= lo && i <= hi {
-				if _, off := m.disabled(m.entry(i)); !off {
+				if _, off := m.entryDisabled(i); !off {
 					m.cursor = i
 					return
 				}

@@ -32,18 +32,21 @@ func (m Model) view(g geometry) string {
 		now := m.now()
 		plain, hi := st.over(st.Row), st.over(st.Highlighted)
 		for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
-			e, kind := m.atLine(l)
+			b, e, kind := m.lineAt(l)
 			if kind == lineHeading {
-				lines = append(lines, m.heading(g.innerW))
+				lines = append(lines, m.sectionHeading(b, g.innerW))
 				continue
 			}
 			stale := !m.entryFresh(e)
 			highlighted := e == m.cursor && !stale
-			if kind == lineSnippet {
-				lines = append(lines, m.renderSnippet(m.hits[e-len(m.items)], highlighted, stale, g.innerW, &plain, &hi))
-				continue
+			switch {
+			case kind == lineSnippet:
+				lines = append(lines, m.renderSnippet(m.hits[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
+			case b.kind == kindHost:
+				lines = append(lines, m.renderItem(m.sections[b.host].items[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
+			default:
+				lines = append(lines, m.renderRow(m.entry(e), highlighted, stale, cols, g.innerW, now, &plain, &hi))
 			}
-			lines = append(lines, m.renderRow(m.entry(e), highlighted, stale, cols, g.innerW, now, &plain, &hi))
 		}
 		if g.footerLines > 0 {
 			text, style, _ := m.footer()
@@ -75,8 +78,12 @@ func (m Model) position() []string {
 		return nil
 	}
 	at := fmt.Sprintf("%d/%d", min(m.cursor+1, n), n)
-	if !m.Pickable() {
-		at = fmt.Sprintf("%d sessions", n) // no row is highlighted
+	switch {
+	case m.Pickable():
+	case m.hostEntries() > 0:
+		at = fmt.Sprintf("%d rows", n) // no row is highlighted
+	default:
+		at = fmt.Sprintf("%d sessions", n)
 	}
 	if len(m.hits) == 0 {
 		return []string{at}
@@ -113,13 +120,8 @@ func (m Model) withPosition(box string, g geometry) string {
 	if right {
 		end -= textutil.Width(b.BottomRight)
 	}
-	style := lipgloss.NewStyle()
-	if c := f.GetBorderBottomForeground(); c != nil {
-		style = style.Foreground(c)
-	}
-	if c := f.GetBorderBottomBackground(); c != nil {
-		style = style.Background(c)
-	}
+	// An unset border colour is lipgloss.NoColor, which sets nothing.
+	style := lipgloss.NewStyle().Foreground(f.GetBorderBottomForeground()).Background(f.GetBorderBottomBackground())
 	for _, text := range m.position() {
 		text = " " + text + " "
 		tw := textutil.Width(text)
@@ -203,6 +205,7 @@ func (m Model) status() (string, lipgloss.Style, bool) {
 // show: the search is slow, the source failed, or nothing matches.
 func (m Model) statusLine() (string, bool) {
 	n := m.entries()
+	hostPending, hostSlow := m.hostPending()
 	switch {
 	case m.pending && n == 0 && m.acceptOnArrival:
 		return m.picking(), true
@@ -210,12 +213,16 @@ func (m Model) statusLine() (string, bool) {
 		return m.searching(), m.slow
 	case m.pending:
 		return "", false
-	case m.err != nil:
+	case m.err != nil && m.hostEntries() == 0:
 		return "couldn't list sessions: " + textutil.Inline(m.err.Error()), true
-	case n == 0 && m.hitsPending && m.acceptOnArrival:
+	case n == 0 && (m.hitsPending || hostPending) && m.acceptOnArrival:
 		return m.picking(), true
 	case n == 0 && m.hitsPending:
 		return "no title matches · searching messages for “" + textutil.Inline(m.query) + "”…", true
+	case n == 0 && hostPending:
+		return m.searching(), hostSlow
+	case n == 0 && len(m.sections) > 0:
+		return m.nothingMatches(), true
 	case n == 0:
 		if m.query == "" {
 			return "no other sessions yet", true
@@ -270,7 +277,7 @@ func (m Model) searching() string {
 
 // why says why nothing can be picked, in the words of the popup.
 func (m Model) why() string {
-	if s, ok := m.statusLine(); ok || m.pending {
+	if s, ok := m.statusLine(); ok || m.pending || m.anyPending() && s != "" {
 		if m.pending {
 			return m.searching()
 		}
@@ -278,7 +285,7 @@ func (m Model) why() string {
 	}
 	var reasons []string
 	for i := range m.entries() {
-		r, off := m.disabled(m.entry(i))
+		r, off := m.entryDisabled(i)
 		if !off {
 			continue
 		}

@@ -23,7 +23,8 @@ func rankingStore() *memStore {
 	return m
 }
 
-// §12 test 3: ranking, filtering by id, cwd and title, limits, cancellation.
+// Ranking, filtering by id, cwd and title, limits and cancellation
+// (docs/candidates.md, its example included).
 func TestListCandidatesRanking(t *testing.T) {
 	r, _ := NewResolver(rankingStore(), Config{})
 	target := Target{ID: "target", Cwd: ptr("/same")}
@@ -90,7 +91,8 @@ func TestListCandidatesStoreErrorUnwrapped(t *testing.T) {
 	}
 }
 
-// §12 test 4: remote candidates carry the configured limit and mentions.
+// ListMentionCandidates uses the configured limit and gives each candidate
+// its mention (docs/candidates.md).
 func TestListMentionCandidates(t *testing.T) {
 	m := newMemStore()
 	m.headers = []SessionHeader{{ID: "source]", CreatedAt: 20}, {ID: "target", CreatedAt: 10}}
@@ -109,7 +111,8 @@ func TestListMentionCandidates(t *testing.T) {
 	}
 }
 
-// §12 test 7: titles.
+// Titles: a title that cannot be read labels by id, and a hung title read
+// gives way to cancellation (docs/candidates.md, step 5).
 func TestCandidateTitles(t *testing.T) {
 	m := newMemStore()
 	m.headers = []SessionHeader{{ID: "a", CreatedAt: 2}, {ID: "b", CreatedAt: 1}}

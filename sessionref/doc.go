@@ -6,7 +6,9 @@
 // It is a Go port of the DeepSeek Harness session-reference service and
 // is wire-compatible with it: the same canonical URIs, the same parse
 // results, the same snapshot JSON bytes and the same capture statistics
-// for the same inputs.
+// for the same inputs. The formats are described in the repository's
+// docs directory: references.md (URIs and mentions), candidates.md
+// (ranking) and snapshot.md (Prepare, retention and the envelope).
 //
 // The package has no UI and no storage of its own. A host implements
 // [SessionQuery] over its sessions and builds a [Resolver]:
@@ -30,6 +32,13 @@
 // S belongs to the message at S-1). Use it only to rewrite a history the
 // way that hook does.
 //
+// A host that can send only one user text per turn sends
+// [PreparedText.SingleMessage] instead: the context prompt, a line with
+// its source record, then the direct message under "## Message", in that
+// order. [ParseSingleMessage] reads its stored text back (the context for
+// a card, and the person's words), exactly, and gives a text without the
+// form as a message without context.
+//
 // # What a store must set
 //
 // A snapshot keeps a user/message only when its Source.Kind is exactly
@@ -37,10 +46,14 @@
 // "compact"), and an assistant/message only when it has a text block;
 // everything else is left out, as the reference does. A store that leaves
 // Kind empty loses every user turn without an error: [CheckSurface]
-// reports such events, for a store's own tests.
+// reports such events, for a store's own tests. Times are Unix
+// milliseconds: set them with [Millis], and [CheckStore] reports times in
+// seconds, a listing that is not newest first and other listing mistakes.
 //
-// Every failure of the service is an *[Error] with a [Code]; nothing is
-// returned partially, so a caller can always keep the user's draft.
+// Every failure of the service is an *[Error] with a [Code]; it names the
+// session it is about, and [Describe] says it in a sentence for people
+// (the composer's). Nothing is returned partially, so a caller can always
+// keep the user's draft.
 //
 // The snapshot sits inside a "## Referenced sessions" section, between
 // <referenced-sessions> tags, with every '<' in its JSON escaped, so no

@@ -48,7 +48,10 @@ func TestListerMaxAgeReusesARecentRead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := r.ListCandidates(ctx, target, q, 10)
+		want, err := r.ListCandidates(ctx, target, q, 10)
+		if err != nil || len(want) == 0 {
+			t.Fatalf("%q: the resolver gives %d candidates, %v: the check proves nothing", q, len(want), err)
+		}
 		if len(got) != len(want) {
 			t.Fatalf("%q: %d candidates, the resolver gives %d", q, len(got), len(want))
 		}

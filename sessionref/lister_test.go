@@ -74,7 +74,10 @@ func TestListerBound(t *testing.T) {
 	r, _ := NewResolver(m, Config{})
 	l := NewLister(r, 50)
 	for _, q := range []string{"x", "parser", "s-02"} {
-		want, _ := r.ListCandidates(context.Background(), Target{ID: "t"}, q, 500)
+		want, err := r.ListCandidates(context.Background(), Target{ID: "t"}, q, 500)
+		if err != nil || len(want) == 0 {
+			t.Fatalf("query %q: the resolver gives %d candidates, %v: the check proves nothing", q, len(want), err)
+		}
 		got, err := l.ListCandidates(context.Background(), Target{ID: "t"}, q, 500)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("query %q differs past the bound", q)

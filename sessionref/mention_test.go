@@ -26,7 +26,7 @@ func TestFormatMentionGolden(t *testing.T) {
 	}
 }
 
-// §12 test 1: round trips.
+// Round trips of ids, labels and mentions (docs/references.md).
 func TestParseRoundTrips(t *testing.T) {
 	id := "unicode/引号\"/slash\\/line\n"
 	uri := mustURI(t, id)
@@ -63,7 +63,7 @@ func TestParseRoundTrips(t *testing.T) {
 	}
 }
 
-// §12 test 2 and test 6: malformed references fail with INVALID_REFERENCE.
+// Malformed references fail with INVALID_REFERENCE (docs/references.md).
 func TestParseRejects(t *testing.T) {
 	obj := Scheme + b64(`{"a":1}`)
 	for _, text := range []string{
@@ -83,7 +83,8 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
-// §3 verified cases: Markdown that fails but is caught by the bare rule.
+// The table of cases in docs/references.md: Markdown that fails but is
+// caught by the bare rule.
 func TestParseMarkdownFallbacks(t *testing.T) {
 	uri := mustURI(t, "id")
 	cases := []struct{ in, out string }{

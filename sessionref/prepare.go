@@ -235,7 +235,7 @@ func (r *Resolver) readAll(ctx context.Context, sources []normalized) ([]Surface
 	ch := make(chan result, len(sources))
 	for i, src := range sources {
 		go func() {
-			s, err := race(readCtx, func(ctx context.Context) (Surface, error) { return r.q.ReadSurface(ctx, src.id) })
+			s, err := callCancellable(readCtx, func(ctx context.Context) (Surface, error) { return r.q.ReadSurface(ctx, src.id) })
 			ch <- result{i, s, err}
 		}()
 	}

@@ -77,7 +77,7 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 			h []SessionHeader
 			t []TitleResult
 		}
-		res, err := race(ctx, func(ctx context.Context) (both, error) {
+		res, err := callCancellable(ctx, func(ctx context.Context) (both, error) {
 			h, t, err := tl.ListSessionsWithTitles(ctx)
 			return both{h, t}, err
 		})
@@ -87,7 +87,7 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 		headers, allTitles = res.h, res.t
 	default:
 		var err error
-		if headers, err = race(ctx, r.q.ListSessions); err != nil {
+		if headers, err = callCancellable(ctx, r.q.ListSessions); err != nil {
 			return nil, err
 		}
 	}
@@ -122,7 +122,7 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 			ids[i] = headers[h].ID
 		}
 		var err error
-		if titles, err = race(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) }); err != nil {
+		if titles, err = callCancellable(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) }); err != nil {
 			return nil, err
 		}
 	}
@@ -184,10 +184,10 @@ func matches(needle string, h *SessionHeader, label string) bool {
 	return containsLower(h.ID, needle) || h.Cwd != nil && containsLower(*h.Cwd, needle) || containsLower(label, needle)
 }
 
-// race runs f and returns its result, or CANCELLED as soon as ctx ends,
-// even if f never returns. Errors of f pass through unwrapped unless ctx
-// has ended meanwhile. A panic in f becomes an error.
-func race[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
+// callCancellable calls f and returns its result, or CANCELLED as soon as
+// ctx ends, even if f never returns. Errors of f pass through unwrapped
+// unless ctx has ended meanwhile. A panic in f becomes an error.
+func callCancellable[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
 	type result struct {
 		v   T
 		err error

@@ -28,10 +28,10 @@ type item struct {
 	pos        int    // position among the kept items
 }
 
-// classify applies the projection (spec §6) to one surface event: human
-// prompts, compaction checkpoints and assistant messages with text are
-// kept; other sources (plugins, instructions, earlier session references)
-// and tool results are not. It returns the raw length of the joined text
+// classify applies the projection (docs/snapshot.md, section 3) to one
+// surface event: human prompts, compaction checkpoints and assistant
+// messages with text are kept; other sources (plugins, instructions,
+// earlier session references) and tool results are not. It returns the raw length of the joined text
 // without building it.
 func classify(e *Event) (ok, assistant, checkpoint bool, rawLen int) {
 	switch e.Type {
@@ -103,9 +103,10 @@ type retained struct {
 }
 
 // retain fits one source's projected conversation into max bytes of
-// tag-safe JSON exactly as the reference does (spec §8): drop the oldest
-// non-checkpoint messages, never the newest, while too large; then cut
-// the longest text around an exact notice until the object fits.
+// tag-safe JSON exactly as the reference does (docs/snapshot.md, section
+// 5): drop the oldest non-checkpoint messages, never the newest, while
+// too large; then cut the longest text around an exact notice until the
+// object fits.
 //
 // It runs in time linear in the number of events plus the bytes it keeps,
 // whatever the shape: dropping is one backward pass, the longest text is

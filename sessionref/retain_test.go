@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// refRetain is spec §8 written out as literally as possible, quadratic
-// and all: the size is the length of the serialized object, recomputed
+// refRetain is the retention of docs/snapshot.md written out as literally
+// as possible, quadratic and all: the size is the length of the serialized object, recomputed
 // after every step; the longest text is found by a scan; every probe of
 // the binary search builds its candidate. It is the oracle the linear
 // retain is checked against, byte for byte.
@@ -101,7 +101,7 @@ func refRetain(head []byte, events []Event, max int) ([]byte, ReferenceRecord, b
 	return serialize(), rec, true
 }
 
-// refTruncate is truncateWithNotice as the spec states it: every probe
+// refTruncate is truncateWithNotice as docs/snapshot.md states it: every probe
 // builds its candidate and measures it.
 func refTruncate(text string, m int) (string, int) {
 	if len(text) <= m {
@@ -168,7 +168,7 @@ func eventsFrom(shape []byte, pool string) []Event {
 }
 
 // FuzzRetainMatchesReference: the linear retain gives the same bytes, the
-// same record and the same failures as the literal spec algorithm.
+// same record and the same failures as the literal algorithm of docs/snapshot.md.
 func FuzzRetainMatchesReference(f *testing.F) {
 	f.Add([]byte{0, 2, 4, 1, 3}, "hello", 200)
 	f.Add([]byte{4, 4, 4, 4, 4, 4, 4, 4, 12, 20, 28}, strings.Repeat("界", 40), 300)

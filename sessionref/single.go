@@ -102,7 +102,7 @@ func FormatSingleMessage(ctx *Message, text string) (string, error) {
 	out := ctx.Prompt() + singleAfterPrompt + string(line) + singleAfterRecord + text
 	back := ParseSingleMessage(out)
 	if back.Context == nil || back.Text != text || !reflect.DeepEqual(back.Context, ctx) {
-		return "", fmt.Errorf("%w: the message would not read back as it is (a prompt or record not written by Prepare, or text that is not valid UTF-8)", ErrNotContext)
+		return "", fmt.Errorf("%w: the message would not read back as it is (a prompt or record not written by Prepare, or an id or label that is not valid UTF-8)", ErrNotContext)
 	}
 	return out, nil
 }

@@ -293,3 +293,26 @@ func validUTF8Text(ss ...string) bool {
 	}
 	return true
 }
+
+// BenchmarkParseSingleMessage: reading a stored text back costs one
+// decode of its JSON lines; a plain message costs a prefix check.
+func BenchmarkParseSingleMessage(b *testing.B) {
+	p := preparedFixture(b, strings.Repeat("a long message body ", 2000), "Title", "see")
+	s, err := p.SingleMessage()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("context", func(b *testing.B) {
+		b.SetBytes(int64(len(s)))
+		for range b.N {
+			if ParseSingleMessage(s).Context == nil {
+				b.Fatal("no context")
+			}
+		}
+	})
+	b.Run("plain", func(b *testing.B) {
+		for range b.N {
+			ParseSingleMessage("just a plain message")
+		}
+	})
+}

@@ -20,7 +20,7 @@ func EncodeURI(id string) (string, error) {
 	var js [128]byte
 	var enc [192]byte
 	j := appendJSString(js[:0], id, false)
-	e := enc[:0]
+	var e []byte
 	if n := base64.RawURLEncoding.EncodedLen(len(j)); n <= len(enc) {
 		e = enc[:n]
 	} else {

@@ -12,12 +12,30 @@ import (
 	"github.com/dshkit/mentions/dshlog"
 )
 
-// copyLog copies a real log from the shared test data to dst.
+// copyLog copies a real DeepSeek Harness log to dst. It is looked for in
+// $MENTIONS_DSHLOG_CORPUS (the full corpus, as CI sets it), else in the
+// small copies dshlog keeps in the repository, else in
+// ../shared/testdata/dshlogs beside the repository. Found nowhere, the
+// test skips, saying so, unless MENTIONS_REQUIRE_CORPUS=1, which fails it.
 func copyLog(t *testing.T, name, dst string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "dshlogs", name))
+	var dirs []string
+	if d := os.Getenv("MENTIONS_DSHLOG_CORPUS"); d != "" {
+		dirs = append(dirs, d)
+	}
+	dirs = append(dirs, filepath.Join("..", "..", "dshlog", "testdata"), filepath.Join("..", "..", "..", "shared", "testdata", "dshlogs"))
+	var b []byte
+	var err error
+	for _, d := range dirs {
+		if b, err = os.ReadFile(filepath.Join(d, name)); err == nil {
+			break
+		}
+	}
 	if err != nil {
-		t.Skip("shared test logs not found:", err)
+		if os.Getenv("MENTIONS_REQUIRE_CORPUS") == "1" {
+			t.Fatalf("the log %s is required (MENTIONS_REQUIRE_CORPUS=1) but found in none of %q: %v", name, dirs, err)
+		}
+		t.Skipf("SKIP: the log %s is in none of %q; set MENTIONS_DSHLOG_CORPUS: %v", name, dirs, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		t.Fatal(err)
@@ -26,6 +44,9 @@ func copyLog(t *testing.T, name, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// realLog is a log of the corpus that dshlog also keeps a copy of.
+const realLog = "acp-multi-turn.jsonl"
 
 // TestAddLogsSaysWhyNone: a folder of logs not laid out as a sessions
 // root loads no session, and the demo says why: how many logs lie
@@ -41,12 +62,12 @@ func TestAddLogsSaysWhyNone(t *testing.T) {
 		t.Fatal(err)
 	}
 	misplaced := t.TempDir()
-	copyLog(t, "acp-cancel.jsonl", filepath.Join(misplaced, "proj", "sess", "session.jsonl"))
-	copyLog(t, "acp-cancel.jsonl", filepath.Join(misplaced, "proj", "sess2", "session.jsonl"))
+	copyLog(t, realLog, filepath.Join(misplaced, "proj", "sess", "session.jsonl"))
+	copyLog(t, realLog, filepath.Join(misplaced, "proj", "sess2", "session.jsonl"))
 	// Links below a root are never followed: a root of links lists none.
 	links := t.TempDir()
 	target := filepath.Join(t.TempDir(), "session.jsonl")
-	copyLog(t, "acp-cancel.jsonl", target)
+	copyLog(t, realLog, target)
 	if err := os.MkdirAll(filepath.Join(links, "proj", "sess"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +108,7 @@ func TestAddLogsQuietWhenFine(t *testing.T) {
 	// the store says it belongs.
 	root := t.TempDir()
 	first := filepath.Join(root, "proj", "sess", "session.jsonl")
-	copyLog(t, "acp-cancel.jsonl", first)
+	copyLog(t, realLog, first)
 	store, err := dshlog.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +123,7 @@ func TestAddLogsQuietWhenFine(t *testing.T) {
 	if !ok {
 		t.Fatalf("cannot tell where the log belongs: %q", le.Detail)
 	}
-	copyLog(t, "acp-cancel.jsonl", filepath.Join(root, where, "session.jsonl"))
+	copyLog(t, realLog, filepath.Join(root, where, "session.jsonl"))
 	if err := os.RemoveAll(filepath.Join(root, "proj")); err != nil {
 		t.Fatal(err)
 	}

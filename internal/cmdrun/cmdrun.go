@@ -1,50 +1,66 @@
-// Package cmdrun holds test helpers for Bubble Tea models: it runs Cmds
-// synchronously (batches expanded, a Cmd with nothing to say in time
-// abandoned) and waits for text on a teatest screen.
+// Package cmdrun runs Bubble Tea Cmds synchronously, for tests of models:
+// a batch's Cmds run at once and their messages come back in the batch's
+// order. It imports no testing package; each test package keeps its own
+// helpers around it.
 package cmdrun
 
 import (
-	"bytes"
-	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
 // Run executes cmd and returns the messages it produces, batches
-// expanded, in order. A Cmd still running after wait is abandoned.
+// expanded, in order. A Cmd still running wait after Run began is
+// abandoned and its message lost; use [Collect] to know.
 func Run(cmd tea.Cmd, wait time.Duration) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1) // buffered: an abandoned Cmd never blocks
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		if b, ok := msg.(tea.BatchMsg); ok {
-			var out []tea.Msg
-			for _, c := range b {
-				out = append(out, Run(c, wait)...)
-			}
-			return out
-		}
-		if msg == nil {
-			return nil
-		}
-		return []tea.Msg{msg}
-	case <-time.After(wait):
-		return nil
-	}
+	msgs, _ := Collect(cmd, wait)
+	return msgs
 }
 
-// WaitScreen waits until the program's output, ANSI stripped, holds want.
-// The renderer sends only changed cells, so want should be text that
-// appears whole when the screen changes (a new line, a new token).
-func WaitScreen(t testing.TB, tm *teatest.TestModel, want string) {
-	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains([]byte(ansi.Strip(string(b))), []byte(want))
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+// Collect executes cmd and returns the messages it produces, batches
+// expanded (the Cmds of a batch run concurrently, their messages are
+// kept in the batch's order), and how many Cmds were abandoned because
+// they were still running wait after Collect began. An abandoned Cmd
+// never blocks: its message goes to a buffered channel nobody reads.
+func Collect(cmd tea.Cmd, wait time.Duration) (msgs []tea.Msg, abandoned int) {
+	if cmd == nil {
+		return nil, 0
+	}
+	deadline := make(chan struct{})
+	timer := time.AfterFunc(wait, func() { close(deadline) })
+	defer timer.Stop()
+	return await(start(cmd), deadline)
+}
+
+func start(cmd tea.Cmd) <-chan tea.Msg {
+	ch := make(chan tea.Msg, 1) // buffered: an abandoned Cmd never blocks
+	go func() { ch <- cmd() }()
+	return ch
+}
+
+func await(ch <-chan tea.Msg, deadline <-chan struct{}) (msgs []tea.Msg, abandoned int) {
+	select {
+	case msg := <-ch:
+		switch msg := msg.(type) {
+		case nil:
+			return nil, 0
+		case tea.BatchMsg:
+			started := make([]<-chan tea.Msg, 0, len(msg))
+			for _, c := range msg {
+				if c != nil {
+					started = append(started, start(c))
+				}
+			}
+			for _, c := range started {
+				out, lost := await(c, deadline)
+				msgs, abandoned = append(msgs, out...), abandoned+lost
+			}
+			return msgs, abandoned
+		default:
+			return []tea.Msg{msg}, 0
+		}
+	case <-deadline:
+		return nil, 1
+	}
 }

@@ -1,5 +1,9 @@
 package textutil
 
+// extpict.go holds the Extended_Pictographic table; it is generated from
+// the grapheme properties of the uniseg version go.mod requires.
+//go:generate go run gen_extpict.go
+
 import (
 	"strconv"
 	"strings"

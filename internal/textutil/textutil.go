@@ -61,7 +61,11 @@ func Middle(s string, w int) string {
 }
 
 // LastCells is the longest end of plain text s that takes at most w
-// cells, cut at a grapheme cluster boundary.
+// cells, cut at a grapheme cluster boundary. It is not x/ansi's
+// TruncateLeft, which disagrees in two ways (checked over CJK, flags,
+// ZWJ sequences and keycaps): it keeps a wide cluster the cut falls
+// inside, so its answer can be a cell wider than w, and it measures
+// keycaps narrower than [Width] does, so its answer can be shorter.
 func LastCells(s string, w int) string {
 	var ends []int // byte offset where each cluster starts
 	var widths []int
@@ -128,4 +132,40 @@ func Wrap(s string, w int) []string {
 		flush()
 	}
 	return lines
+}
+
+// HardWrap splits one line of styled text into lines of at most w cells
+// as [Width] measures them, between grapheme clusters wherever the width
+// runs out (not at spaces: for text already laid out, such as rendered
+// Markdown); escape sequences take no room and stay where they were. A
+// cluster wider than w gets a line of its own. w below 1 counts as 1.
+func HardWrap(s string, w int) []string {
+	w = max(w, 1)
+	if Width(s) <= w {
+		return []string{s}
+	}
+	var lines []string
+	var cur strings.Builder
+	used := 0
+	for len(s) > 0 {
+		var piece string
+		if s[0] == ansi.ESC {
+			piece, _, _, _ = ansi.DecodeSequence(s, 0, nil)
+		} else {
+			piece, _ = ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+		}
+		if piece == "" {
+			piece = s[:1]
+		}
+		s = s[len(piece):]
+		cw := Width(piece)
+		if cw > 0 && used+cw > w && used > 0 {
+			lines = append(lines, cur.String())
+			cur.Reset()
+			used = 0
+		}
+		cur.WriteString(piece)
+		used += cw
+	}
+	return append(lines, cur.String())
 }

@@ -118,3 +118,30 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// HardWrap cuts between clusters wherever the width runs out, keeps every
+// byte (escape sequences included) in order, and never makes a line wider
+// than w unless one cluster is.
+func TestHardWrap(t *testing.T) {
+	for _, s := range []string{
+		"\x1b[1mbold\x1b[0m and plain text that runs on",
+		strings.Repeat("1️⃣", 12),
+		strings.Repeat("重构日志", 6),
+		"e\u0301" + strings.Repeat("x", 30),
+	} {
+		for w := 0; w <= 12; w++ {
+			lines := HardWrap(s, w)
+			if strings.Join(lines, "") != s {
+				t.Fatalf("HardWrap(%q, %d) lost bytes: %q", s, w, lines)
+			}
+			for _, l := range lines {
+				if lw := Width(l); lw > max(w, 2) {
+					t.Fatalf("HardWrap(%q, %d): a %d-cell line %q", s, w, lw, l)
+				}
+			}
+		}
+	}
+	if got := HardWrap("abcdef", 4); len(got) != 2 || got[0] != "abcd" || got[1] != "ef" {
+		t.Fatalf("HardWrap(abcdef, 4) = %q", got)
+	}
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/internal/cmdrun"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// TestReadmeShowsTheGlue keeps the README's section "Adding mentions to
+// your own editor" honest: it shows mentions.go's code, which compiles
+// and is tested below.
+func TestReadmeShowsTheGlue(t *testing.T) {
+	src, _ := os.ReadFile("mentions.go")
+	_, rest, _ := strings.Cut(string(src), "// BEGIN README\n")
+	sample, _, _ := strings.Cut(rest, "// END README")
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), strings.TrimSpace(sample)) {
+		t.Fatal("README.md does not show examples/textarea/mentions.go between BEGIN and END README")
+	}
+	n := glueLines(t)
+	if n >= 100 {
+		t.Fatalf("the mentions glue is %d lines; it must stay under 100", n)
+	}
+	if want := fmt.Sprintf("%d lines of glue", n); !strings.Contains(string(readme), want) {
+		t.Fatalf("README.md should say %q", want)
+	}
+}
+
+// glueLines counts the lines a host adds for mentions: every line of
+// mentions.go that is not blank, a comment or an import path (the
+// imports of packages the host has anyway are counted too), and each line
+// of main.go marked "// mentions".
+func glueLines(t *testing.T) int {
+	t.Helper()
+	n := 0
+	count := func(name string, keep func(string) bool) {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		s := bufio.NewScanner(f)
+		for s.Scan() {
+			line := strings.TrimSpace(s.Text())
+			if line != "" && !strings.HasPrefix(line, "//") && keep(line) {
+				n++
+			}
+		}
+	}
+	count("mentions.go", func(line string) bool { return line != "package main" })
+	count("main.go", func(line string) bool { return strings.HasSuffix(line, "// mentions") })
+	return n
+}
+
+func newTestChat(t *testing.T, w, h int) chat {
+	t.Helper()
+	store := fakestore.New()
+	cwd := "/home/dev/src/app"
+	for i, title := range []string{"Fix the session parser", "Pay flow retries"} {
+		id := fmt.Sprintf("s%d", i)
+		store.Create(id, &cwd, fakestore.DefaultNow)
+		store.SetTitle(id, title)
+		store.AppendUser(id, "we decided to keep "+title)
+	}
+	c, err := newChat(store, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return send(c, tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+// send passes msg and every message its Cmds produce back through Update.
+func send(c chat, msgs ...tea.Msg) chat {
+	queue := msgs
+	for len(queue) > 0 {
+		next, cmd := c.Update(queue[0])
+		c = next.(chat)
+		queue = append(queue[1:], cmdrun.Run(cmd, time.Second)...)
+	}
+	return c
+}
+
+func keys(c chat, s string) chat {
+	for _, r := range s {
+		c = send(c, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return c
+}
+
+func screen(c chat) string { return ansi.Strip(c.View().Content) }
+
+func TestMentionSendAndCard(t *testing.T) {
+	for _, size := range [][2]int{{40, 12}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			c := newTestChat(t, size[0], size[1])
+			c = keys(c, "see @pay")
+			if !c.refs.popupOpen() || !strings.Contains(screen(c), "Pay flow") {
+				t.Fatalf("the popup does not show the session:\n%s", screen(c))
+			}
+			c = send(c, tea.KeyPressMsg{Code: tea.KeyTab})
+			if c.input.Value() != "see @Pay flow retries " {
+				t.Fatalf("after Tab: %q", c.input.Value())
+			}
+			// Backspace twice: the space, then the whole token.
+			c = send(c, tea.KeyPressMsg{Code: tea.KeyBackspace}, tea.KeyPressMsg{Code: tea.KeyBackspace})
+			if c.input.Value() != "see " {
+				t.Fatalf("Backspace at the token: %q", c.input.Value())
+			}
+			c = keys(c, "@pay")
+			c = send(c, tea.KeyPressMsg{Code: tea.KeyTab})
+			c = keys(c, "why?")
+			c = send(c, tea.KeyPressMsg{Code: tea.KeyEnter})
+			if len(c.history) != 1 || c.input.Value() != "" {
+				t.Fatalf("not sent: %q %q", c.history, c.status)
+			}
+			stored := c.history[0]
+			parsed := sessionref.ParseSingleMessage(stored)
+			if parsed.Context == nil || parsed.Text != "see @Pay flow retries why?" {
+				t.Fatalf("stored %q", stored)
+			}
+			if !strings.HasPrefix(stored, sessionref.PromptPrefix) {
+				t.Fatal("the snapshot does not come first")
+			}
+			s := screen(c)
+			if !strings.Contains(s, "Referenced 1 session") || !strings.Contains(s, "You: see @Pay flow") {
+				t.Fatalf("no card above the message:\n%s", s)
+			}
+			if i, j := strings.Index(s, "Referenced"), strings.Index(s, "You: "); i > j {
+				t.Fatalf("the card is not above the message:\n%s", s)
+			}
+		})
+	}
+}
+
+func TestEditInsideTokenMakesText(t *testing.T) {
+	c := newTestChat(t, 80, 24)
+	c = keys(c, "@pay")
+	c = send(c, tea.KeyPressMsg{Code: tea.KeyTab})
+	for range 3 { // into "retries"
+		c = send(c, tea.KeyPressMsg{Code: tea.KeyLeft})
+	}
+	c = keys(c, "X")
+	if got := c.refs.ed.Value(c.input); got != "@Pay flow retriXes " {
+		t.Fatalf("an edit inside the token should make it text: %q", got)
+	}
+}
+
+func TestNewSessionIsFollowed(t *testing.T) {
+	c := newTestChat(t, 80, 24)
+	first := c.current
+	c = send(c, tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl})
+	if c.current == first {
+		t.Fatal("ctrl+n made no session")
+	}
+	// The new session can reference the first one, which it could not
+	// reference from itself.
+	c = keys(c, "@chat 1")
+	if !regexp.MustCompile(`Chat 1`).MatchString(screen(c)) {
+		t.Fatalf("the first session is not offered from the new one:\n%s", screen(c))
+	}
+}

@@ -1,0 +1,113 @@
+package main
+
+// BEGIN README
+import (
+	"context"
+	"strings"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/dshkit/mentions/card"
+	"github.com/dshkit/mentions/discover"
+	"github.com/dshkit/mentions/mention"
+	"github.com/dshkit/mentions/picker"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// refs is everything the host adds for mentions: a resolver over its
+// store, and the adapter that puts a picker behind its own textarea.
+type refs struct {
+	resolver *sessionref.Resolver
+	ed       mention.Textarea
+}
+
+func newRefs(store sessionref.SessionQuery, target sessionref.Target, cwd string) (refs, error) {
+	r, err := sessionref.NewResolver(store, sessionref.Config{})
+	if err != nil {
+		return refs{}, err
+	}
+	opts := []picker.Option{picker.WithTarget(target), picker.WithSection(picker.Section{
+		ID: "files", Title: "files", OnEmpty: true, Source: func(ctx context.Context, q string) ([]picker.Item, error) {
+			paths, err := findFiles(ctx, cwd, q) // the host's own @-file completion
+			items := make([]picker.Item, len(paths))
+			for i, p := range paths {
+				items[i] = picker.Item{Label: p, Insert: p}
+			}
+			return items, err
+		}})}
+	// "in messages": full-text search, optional (without it, titles only).
+	if ix, err := discover.Open("", store); err == nil {
+		if _, err := ix.Sync(context.Background()); err == nil {
+			opts = append(opts, picker.WithHitSource(hitsOf(ix)))
+		}
+	}
+	p := picker.New(picker.ResolverSource(r, target, 20), opts...)
+	return refs{resolver: r, ed: mention.NewTextarea(p)}, nil
+}
+
+// hitsOf searches ix for the session the picker is following.
+func hitsOf(ix *discover.Index) picker.HitSource {
+	return func(ctx context.Context, q string) ([]picker.Hit, error) {
+		t, _ := picker.TargetFromContext(ctx)
+		found, err := ix.Search(ctx, t, q, 10)
+		hits := make([]picker.Hit, len(found))
+		for i, h := range found {
+			hits[i] = picker.Hit{Candidate: h.Candidate, Snippet: h.Snippet, Match: h.Match}
+		}
+		return hits, err
+	}
+}
+
+// update passes every message through the adapter, in place of the
+// textarea's own Update.
+func (r *refs) update(ta *textarea.Model, msg tea.Msg) tea.Cmd {
+	return r.ed.Update(ta, msg)
+}
+
+// popupOpen: while the popup is open, Enter picks and must not send.
+func (r refs) popupOpen() bool { return r.ed.Picker().IsOpen() }
+
+// place tells the adapter where the textarea's top-left cell is.
+func (r *refs) place(x, y int) { r.ed.SetOrigin(x, y) }
+
+// popup is the picker drawn over the screen, hanging from the '@'.
+func (r refs) popup() *lipgloss.Layer { return r.ed.Picker().Layer() }
+
+// follow: the host switched sessions; the picker ranks for the new one.
+func (r *refs) follow(t sessionref.Target) tea.Cmd { return r.ed.SetTarget(t) }
+
+// reset empties the textarea after a send, mentions included.
+func (r *refs) reset(ta *textarea.Model) { r.ed.Reset(ta) }
+
+// send prepares the draft and turns it into the one user message this
+// host sends a turn: the untrusted snapshot first, then the message.
+func (r refs) send(ta textarea.Model, target sessionref.Target) tea.Cmd {
+	text := r.ed.Value(ta)
+	return func() tea.Msg {
+		out, err := r.resolver.PrepareText(context.Background(), target, text)
+		if err != nil {
+			return sentMsg{err: err}
+		}
+		single, err := out.SingleMessage()
+		return sentMsg{text: single, err: err}
+	}
+}
+
+// card is the reference card of a stored message, rebuilt from its text
+// alone ("" when it referenced nothing).
+func (r refs) card(stored string, width int) string {
+	m := sessionref.ParseSingleMessage(stored)
+	if m.Context == nil {
+		return ""
+	}
+	return card.New(m.Context, card.WithWidth(width)).View() + "\n"
+}
+
+// readable is what the person wrote, mentions as @label.
+func (r refs) readable(stored string) string {
+	return strings.TrimSpace(sessionref.ParseSingleMessage(stored).Text)
+}
+
+// END README

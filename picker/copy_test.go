@@ -1,0 +1,96 @@
+package picker
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// gate answers a fetch or a search once it is open, and a cancelled one
+// with its context's error; it counts the calls it cancelled.
+type gate struct {
+	open      chan struct{}
+	cancelled chan struct{}
+}
+
+func (g gate) wait(ctx context.Context) error {
+	select {
+	case <-g.open:
+		return nil
+	case <-ctx.Done():
+		g.cancelled <- struct{}{}
+		return ctx.Err()
+	}
+}
+
+func (g gate) Candidates(ctx context.Context, q string) ([]sessionref.Candidate, error) {
+	if err := g.wait(ctx); err != nil {
+		return nil, err
+	}
+	return corpus[:2], nil
+}
+
+func (g gate) hits(ctx context.Context, q string) ([]Hit, error) {
+	if err := g.wait(ctx); err != nil {
+		return nil, err
+	}
+	return []Hit{{Candidate: corpus[3], Snippet: "said " + q}}, nil
+}
+
+func noTick(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+
+// A copy's Close cancels the fetch and the search it shares with the live
+// model, but the live model asks again and shows the answers, never
+// "context canceled"; the copy stays closed.
+func TestCopyCloseLeavesTheLiveFetch(t *testing.T) {
+	g := gate{open: make(chan struct{}), cancelled: make(chan struct{}, 8)}
+	live, cmd := newTestPicker(g, WithHitSource(g.hits), WithTick(noTick)).Open("pars")
+	copied := live.Close()
+	msgs := run(cmd) // both return their cancellation
+	if len(g.cancelled) != 2 {
+		t.Fatalf("%d of the fetch and the search were cancelled by the copy, want both: the test proves nothing", len(g.cancelled))
+	}
+	var again []tea.Cmd
+	for _, msg := range msgs {
+		var next tea.Cmd
+		live, next = live.Update(msg)
+		again = append(again, next)
+	}
+	if live.Err() != nil || live.HitErr() != nil || !live.IsOpen() {
+		t.Fatalf("the live picker took the copy's cancellation: %v, %v", live.Err(), live.HitErr())
+	}
+	close(g.open)
+	for _, c := range again {
+		live, _ = settle(live, c)
+	}
+	if len(live.Items()) != 2 || len(live.Hits()) != 1 || live.Err() != nil || live.HitErr() != nil {
+		t.Fatalf("live picker: %d items, %d hits, %v, %v", len(live.Items()), len(live.Hits()), live.Err(), live.HitErr())
+	}
+	if v := ansi.Strip(live.View()); strings.Contains(v, "cancel") || !strings.Contains(v, "said pars") {
+		t.Fatalf("live view:\n%s", v)
+	}
+	if copied.IsOpen() || copied.View() != "" {
+		t.Fatal("the closed copy shows")
+	}
+}
+
+// A copy's answers do not enter the live model's cache, nor the other
+// way round.
+func TestCopiesKeepTheirOwnCache(t *testing.T) {
+	live := openWith(t, newTestPicker(&fakeSource{}), "")
+	copied := live
+	copied, cmd := copied.SetQuery("pars")
+	copied, _ = settle(copied, cmd)
+	if _, ok := copied.cache[cacheKey{copied.targetKey, "pars"}]; !ok {
+		t.Fatal("the copy did not cache its answer: the test proves nothing")
+	}
+	if _, ok := live.cache[cacheKey{live.targetKey, "pars"}]; ok || len(live.cacheKeys) != 1 {
+		t.Fatalf("the copy's answer is in the live cache (%d keys)", len(live.cacheKeys))
+	}
+}

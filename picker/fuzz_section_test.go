@@ -1,0 +1,74 @@
+package picker
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/internal/textutil"
+)
+
+// FuzzItemsFit: whatever a host's item label, detail, section title and
+// error, every line of the popup is exactly its width, no control byte
+// reaches the view and no character carries more than maxMarks
+// combining marks from the host's text.
+func FuzzItemsFit(f *testing.F) {
+	f.Add("parser.go", "src/parser.go", "files", "", "par", 40)
+	f.Add("\x1b]0;pwned\x07 e"+strings.Repeat("\u0301", 40), "\u202eexe.txt\x00", "\x1b[31mred", "disk\ngone", "e", 13)
+	f.Fuzz(func(t *testing.T, label, detail, title, errText, query string, w int) {
+		w = 1 + (w%240+240)%240
+		items := []Item{{Label: label, Detail: detail}, {Label: detail, Detail: label}}
+		src := func(context.Context, string) ([]Item, error) { return nil, nil }
+		m := newTestPicker(&fakeSource{items: corpus[:1]},
+			WithSection(Section{ID: "a", Title: title, Source: src, OnEmpty: true}),
+			WithSection(Section{ID: "b", Title: title, Source: src, OnEmpty: true}))
+		m.SetScreenSize(w, 12)
+		m.SetAnchor(0, 11)
+		m, _ = m.Open(query)
+		m, _ = m.Update(NewFetchedMsg(m, query, corpus[:1], nil))
+		m, _ = m.Update(NewItemsMsg(m, "a", query, items, nil))
+		var err error
+		if errText != "" {
+			err = errString(errText)
+		}
+		m, _ = m.Update(NewItemsMsg(m, "b", query, items, err))
+		m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+		v := m.View()
+		if v == "" {
+			return
+		}
+		r := m.Rect()
+		lines := strings.Split(v, "\n")
+		if len(lines) != r.H {
+			t.Fatalf("%d lines for rect %+v", len(lines), r)
+		}
+		for _, l := range lines {
+			if textutil.Width(l) != r.W {
+				t.Fatalf("a line of %d cells in a popup of %d:\n%s", textutil.Width(l), r.W, ansi.Strip(v))
+			}
+			marks := 0
+			for _, c := range ansi.Strip(l) {
+				if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
+					t.Fatalf("control %U in the view: %q", c, l)
+				}
+				if unicode.In(c, unicode.Mn, unicode.Me) {
+					marks++
+				} else {
+					marks = 0
+				}
+				// Corpus titles carry at most one mark a character.
+				if marks > maxMarks {
+					t.Fatalf("%d combining marks on one character: %q", marks, l)
+				}
+			}
+		}
+	})
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

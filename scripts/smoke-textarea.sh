@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Real-terminal smoke test of examples/textarea, a host that owns a plain
+# bubbles textarea: at 40x12 and 200x60, '@' opens one popup with the
+# host's files and the sessions, Tab inserts "@label" as one unit,
+# Backspace removes it whole, typing inside it makes it plain text, Enter
+# sends, and the card appears above the message.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "installing tmux"
+  (apt-get update -qq && apt-get install -y -qq tmux) >/dev/null
+fi
+
+dir=$(mktemp -d)
+bin=$dir/textarea
+go build -o "$bin" ./examples/textarea
+# A folder with a few files for the host's own @-file section.
+mkdir -p "$dir/work/src"
+touch "$dir/work/README.md" "$dir/work/src/payments.go"
+sock="mentions-textarea-$$"
+t() { tmux -L "$sock" "$@"; }
+cleanup() { t kill-server 2>/dev/null || true; rm -rf "$dir"; }
+trap cleanup EXIT
+
+passed=0
+current=""
+ok() { passed=$((passed + 1)); echo "smoke-textarea: ok: $1"; }
+fail() {
+  echo "smoke-textarea: FAIL: $1"
+  echo "----- screen ($current) -----"
+  t capture-pane -p -t "$current" || true
+  echo "smoke-textarea: $passed passed, 1 failed"
+  exit 1
+}
+screen() { t capture-pane -p -t "$current"; }
+expect() {
+  for _ in $(seq 100); do
+    if screen | grep -qF -- "$1"; then return 0; fi
+    sleep 0.1
+  done
+  fail "never saw: $1"
+}
+expect_not() {
+  for _ in $(seq 10); do sleep 0.1; done
+  if screen | grep -qF -- "$1"; then fail "saw what should not be there: $1"; fi
+}
+keys() { t send-keys -t "$current" "$@"; }
+
+for size in 40x12 200x60; do
+  w=${size%x*} h=${size#*x}
+  current="ta$size"
+  t new-session -d -s "$current" -x "$w" -y "$h" -c "$dir/work" "TERM=xterm-256color $bin; echo EXIT=\$?; sleep 60"
+  expect "host-session-1"
+
+  keys "@"
+  expect "flaky CI"
+  ok "$size: '@' opens the popup"
+  keys "pay"
+  expect "payments.go"
+  expect "files"
+  ok "$size: the host's files in the same popup as the sessions"
+  keys Escape
+  keys BSpace BSpace BSpace BSpace
+  keys "@flaky"
+  expect "flaky CI"
+  keys Tab
+  expect "@flaky CI"
+  expect_not "╭"
+  ok "$size: Tab inserts the @label"
+  keys BSpace BSpace
+  expect_not "@flaky"
+  ok "$size: Backspace removes the mention whole"
+  keys "@flaky"
+  expect "flaky CI"
+  keys Tab
+  keys Left Left Left Left "Z"
+  # An edit inside: the mention is text now, and the popup does not pick it.
+  keys Escape End " hello" Enter
+  expect "You: @flaky CI"
+  if screen | grep -qF "Referenced 1 session"; then fail "an edited mention was still sent as one"; fi
+  ok "$size: typing inside a mention makes it plain text"
+  keys "see @flaky"
+  expect "flaky CI"
+  keys Tab "why?" Enter
+  expect "Referenced 1 session"
+  screen | awk '/Referenced 1 session/{c=NR} /You: see @flaky/{y=NR} END{exit !(c && y && c < y)}' ||
+    fail "the card is not above the message"
+  ok "$size: Enter sends one message and its card is drawn above it"
+  keys C-c
+  expect "EXIT=0"
+  t kill-session -t "$current"
+done
+echo "smoke-textarea: $passed passed, 0 failed"
