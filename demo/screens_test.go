@@ -123,10 +123,21 @@ func TestGoldenScreens(t *testing.T) {
 	for _, sc := range scenarios {
 		for _, sz := range goldenSizes {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
-				golden.RequireEqual(t, ansi.Strip(shot(t, sc, sz[0], sz[1], false)))
+				golden.RequireEqual(t, trimRight(ansi.Strip(shot(t, sc, sz[0], sz[1], false))))
 			})
 		}
 	}
+}
+
+// trimRight drops the spaces that end each line: what a screen looks like
+// does not depend on them, and lipgloss versions differ in whether a
+// composed screen pads its lines.
+func trimRight(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // TestScreensFit: no line is wider than the window, and no screen
@@ -475,7 +486,7 @@ func TestInlineKeepsToItsHeight(t *testing.T) {
 	// The last frame ends on an empty line, which the shell's prompt
 	// takes, so the hint line stays on the terminal after exit.
 	next, cmd := m.Update(ctrlC)
-	if last := next.(Model).View().Content; !isQuit(cmd) || !strings.HasSuffix(last, "\n") || !strings.Contains(ansi.Strip(last), "ctrl+c quit\n") {
+	if last := next.(Model).View().Content; !isQuit(cmd) || !strings.HasSuffix(last, "\n") || !strings.Contains(trimRight(ansi.Strip(last)), "ctrl+c quit\n") {
 		t.Fatalf("last frame %q", ansi.Strip(last))
 	}
 	m = typeIn(m, "@")
