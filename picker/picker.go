@@ -94,8 +94,8 @@ var lastID atomic.Int64
 // a pointer, for setters), as bubbles components do.
 //
 // A copy is safe to keep, draw and change. It shares with the model it
-// was copied from only the running fetch and search: a copy's Close, Open
-// or SetQuery cancels them, and the model it was copied from, which still
+// was copied from only the running fetches (candidates, hits, host
+// sections): a copy's Close, Open or SetQuery cancels them, and the model it was copied from, which still
 // waits for their answers, asks its sources again when a cancelled answer
 // reaches its Update, so it shows the answer and never the cancellation.
 // The cache of answers is copied on write.

@@ -78,7 +78,7 @@ func runError(err error) string {
 // dshlog's and discover's package docs), and the limit keeps the
 // collector from letting the heap grow to twice that before it runs.
 // GOMEMLIMIT, when set, wins.
-const softMemory = 320 << 20
+const softMemory = 256 << 20
 
 func start(f flags) error {
 	if os.Getenv("GOMEMLIMIT") == "" {

@@ -92,11 +92,12 @@ func Messages(w io.Writer, id string, n, lineBytes int) error {
 // then frames of frameBytes decoded bytes each (one frame for all when
 // frameBytes is 0), as a writer that flushes rarely would.
 func MessagesZstd(w io.Writer, id string, n, lineBytes, frameBytes int) error {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedBestCompression))
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithWindowSize(8<<20))
 	if err != nil {
 		return err
 	}
-	defer enc.Close()
+	// Each frame ends with the encoder's Close; a second Close (a defer)
+	// would write a stray frame end after the last one.
 	fw := &frameWriter{w: w, enc: enc, limit: frameBytes}
 	if err := Messages(fw, id, n, lineBytes); err != nil {
 		return err
