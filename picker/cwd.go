@@ -145,3 +145,17 @@ func (m Model) cwdSegs(c sessionref.Candidate, w int, meta part, mark bool) []se
 	}
 	return fitSegs([]seg{{head, meta}, {text[a:z], partMatch}, {text[z:], meta}}, w)
 }
+
+// matchesFolderOnly reports whether the query matches c's folder and
+// neither its label nor its id: the folder is then what shows why the
+// row is listed, and the column keeps it longest.
+func (m Model) matchesFolderOnly(c sessionref.Candidate) bool {
+	if m.query == "" || c.Cwd == nil {
+		return false
+	}
+	if _, _, ok := matchRange(m.cwdText(c), m.query); !ok {
+		return false
+	}
+	_, _, inLabel := matchRange(textutil.Inline(c.Label), m.query)
+	return !inLabel && !strings.Contains(lowerJS(c.SessionID), lowerJS(m.query))
+}

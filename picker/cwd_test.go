@@ -77,6 +77,11 @@ func TestFolderMatchShows(t *testing.T) {
 	if _, _, v = open(t, 80, "src"); strings.Contains(v, "/home/dev") || !strings.Contains(v, "~/src/mentions") {
 		t.Fatalf("@src matches what is shown: the home stays ~:\n%s", v)
 	}
+	// At 40 columns the badge and the age give way before the folder
+	// that shows why the row is listed.
+	if _, _, v = open(t, 40, "tmp"); !strings.Contains(v, "/tmp/scratch") {
+		t.Fatalf("@tmp at 40 columns: the folder is not shown:\n%s", v)
+	}
 	_, _, v = open(t, 70, "needle")
 	if !strings.Contains(v, "needle") {
 		t.Fatalf("@needle: the match in the middle of the folder is cut away:\n%s", v)

@@ -95,6 +95,7 @@ func (m Model) chooseColumns(g geometry) columns {
 	c.cwd, c.badge = m.informative()
 	var ids []string
 	labelNeed, cwdNeed := 0, 0
+	folderOnly := false // a row matched on its folder alone: the folder column stays longest
 	for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
 		b, e, kind := m.lineAt(l)
 		if kind != lineRow || b.kind == kindHost {
@@ -109,13 +110,14 @@ func (m Model) chooseColumns(g geometry) columns {
 		}
 		labelNeed = max(labelNeed, need)
 		cwdNeed = max(cwdNeed, textutil.Width(m.cwdText(cand)))
+		folderOnly = folderOnly || m.matchesFolderOnly(cand)
 	}
 	idWant := c.idW
 	c.idW = min(c.idW, textutil.ShortIDWidth)
 	need := func() int {
 		n := markerW + gapW + c.idW + labelMinW
-		if !c.cwd && !c.badge {
-			n -= labelMinW - labelMinAgeW // the age may squeeze the label more
+		if !c.cwd && !c.badge || folderOnly && !c.badge && !c.age {
+			n -= labelMinW - labelMinAgeW // the age or the folder may squeeze the label more
 		}
 		if c.badge {
 			n += gapW + badgeW
@@ -128,7 +130,11 @@ func (m Model) chooseColumns(g geometry) columns {
 		}
 		return n
 	}
-	for _, drop := range []*bool{&c.cwd, &c.badge, &c.age} {
+	drops := []*bool{&c.cwd, &c.badge, &c.age}
+	if folderOnly {
+		drops = []*bool{&c.badge, &c.age, &c.cwd}
+	}
+	for _, drop := range drops {
 		if need() <= g.innerW {
 			break
 		}
