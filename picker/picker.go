@@ -151,6 +151,12 @@ type Model struct {
 	hitsPending bool
 	hitCancel   context.CancelFunc
 
+	// The preview of the highlighted session (see WithPreview).
+	previewer     Previewer
+	previewCfg    sessionref.Config
+	previewBudget int
+	pv            previewState
+
 	screenW, screenH int
 	bounds           Rect
 	anchorX          int
@@ -224,7 +230,9 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
 func (m Model) KeyMap() KeyMap {
-	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
+	k := m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
+	k.Preview.SetEnabled(m.previewKey() && m.entries() > 0)
+	return k
 }
 
 // SetDisable replaces the disable rule; hosts call it when what makes a
@@ -333,7 +341,9 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
 	m.clearSections()
 	m.cursor, m.offset = 0, 0
-	return m.runQuery(query)
+	m.pv.gen++ // cached previews show, and are read again
+	m, cmd := m.runQuery(query)
+	return m.followPreview(cmd)
 }
 
 // Close hides the picker and cancels its fetch.
@@ -344,6 +354,7 @@ func (m Model) Close() Model {
 	m.stopFetch()
 	m.stopHits()
 	m.stopSections()
+	m.stopPreview()
 	m.pending, m.slow, m.hitsPending = false, false, false
 	return m
 }
@@ -362,9 +373,10 @@ func (m Model) Refresh() (Model, tea.Cmd) {
 		f.Forget()
 	}
 	accept := m.acceptOnArrival
+	m.pv.gen++
 	m, cmd := m.runQuery(m.query)
 	m.acceptOnArrival = accept
-	return m, cmd
+	return m.followPreview(cmd)
 }
 
 // SetQuery changes the query. A cached answer shows at once; otherwise one
@@ -373,7 +385,8 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 	if !m.open || query == m.query {
 		return m, nil
 	}
-	return m.runQuery(query)
+	m, cmd := m.runQuery(query)
+	return m.followPreview(cmd)
 }
 
 // runQuery makes query current and answers it, from the cache or a fetch.

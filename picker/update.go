@@ -16,8 +16,15 @@ func (m Model) WantsKey(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	k := m.keys
+	if m.previewKey() && bound(msg, k.Preview) {
+		return true
+	}
 	return bound(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss)
 }
+
+// previewKey reports whether the Preview key does something: with a
+// previewer, in a pane too narrow for the preview beside the rows.
+func (m Model) previewKey() bool { return m.open && m.previewer != nil && !m.previewWide() }
 
 // WantsMouse reports whether Update would consume the mouse message:
 // while the picker is open, a click anywhere (inside it moves or picks,
@@ -44,7 +51,20 @@ func (m Model) WantsMouse(msg tea.MouseMsg) bool {
 // and the first enabled row of the answer is picked when it arrives. If
 // the answer has none, nothing is picked and the popup says why. A click
 // picks the row clicked, as drawn.
+//
+// With a preview (see [WithPreview]), anything that moves the highlight
+// also starts the preview's read, or cancels the one running.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if p, ok := msg.(previewMsg); ok {
+		m.pick = nil
+		m = m.applyPreview(p)
+		return m.followPreview(nil)
+	}
+	m, cmd := m.update(msg)
+	return m.followPreview(cmd)
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	m.pick = nil
 	switch msg := msg.(type) {
 	case FetchedMsg:
@@ -93,6 +113,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, dismissed
 	case bound(msg, k.Accept, k.AcceptEnter):
 		return m.accept()
+	case m.previewKey() && bound(msg, k.Preview):
+		m.pv.shown = !m.pv.shown
+		return m, nil
 	case bound(msg, k.Up):
 		m.move(-1, true)
 	case bound(msg, k.Down):
@@ -263,6 +286,15 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 	switch msg.(type) {
 	case tea.MouseWheelMsg:
 		if !r.Contains(mouse.X, mouse.Y) {
+			return m, nil
+		}
+		if g := m.layout(); g.previewW > 0 && mouse.X >= g.previewLeft && mouse.X < g.previewLeft+g.previewW {
+			switch mouse.Button {
+			case tea.MouseWheelUp:
+				m.scrollPreview(-3)
+			case tea.MouseWheelDown:
+				m.scrollPreview(3)
+			}
 			return m, nil
 		}
 		switch mouse.Button {
