@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/sessionref"
@@ -229,9 +230,14 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // help: a closed picker's bindings are all disabled, the moves need rows,
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
+// Preview is enabled while it does something (see [KeyMap]), and has no
+// keys at all without a previewer, so no help lists it.
 func (m Model) KeyMap() KeyMap {
 	k := m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
 	k.Preview.SetEnabled(m.previewKey() && m.entries() > 0)
+	if m.previewer == nil {
+		k.Preview = key.Binding{} // nothing to preview: not listed, even by a help of every key
+	}
 	return k
 }
 

@@ -455,3 +455,16 @@ func TestPreviewCacheFollowsCaptureSeq(t *testing.T) {
 		t.Fatalf("the session moved on: %+v", e.preview.Record)
 	}
 }
+
+// Without a previewer the Preview key has no keys, so no help, not even
+// one listing every key, names it.
+func TestPreviewKeyOnlyWithAPreviewer(t *testing.T) {
+	off := newTestPicker(&fakeSource{})
+	if len(off.KeyMap().Preview.Keys()) != 0 {
+		t.Fatal("Preview listed without a previewer")
+	}
+	on := newTestPicker(&fakeSource{}, WithPreview(&countingPreviewer{}))
+	if k := on.KeyMap().Preview; len(k.Keys()) == 0 || k.Enabled() {
+		t.Fatalf("with a previewer, listed and off while closed: %v %v", k.Keys(), k.Enabled())
+	}
+}
