@@ -94,6 +94,9 @@ func New(o Options) (Model, error) {
 		return Model{}, err
 	}
 	pickOpts = append(pickOpts, hitOpts...)
+	if o.Preview {
+		pickOpts = append(pickOpts, picker.WithPreview(picker.ResolverPreviewer(r, o.Current)))
+	}
 	p := picker.New(picker.ResolverSource(r, o.Current, sessionref.DefaultCandidateLimit), pickOpts...)
 	comp := composer.New(p, composer.ResolverPreparer(r, o.Current),
 		composer.WithBudget(r.Config().MaxReferenceBytes), composer.WithMaxReferences(r.Config().MaxReferences),
