@@ -136,3 +136,41 @@ func ExampleModel_PreviewShown() {
 	// true
 	// false
 }
+
+// archive is a host's own Previewer: it says what its capture keeps.
+type archive map[string][]sessionref.Turn
+
+func (a archive) Preview(ctx context.Context, c sessionref.Candidate) (picker.Preview, error) {
+	conv, ok := a[c.SessionID]
+	if !ok {
+		return picker.Preview{}, errors.New("not archived")
+	}
+	rec := sessionref.ReferenceRecord{SessionID: c.SessionID, Label: c.Label, OriginalMessages: len(conv), RetainedMessages: len(conv)}
+	return picker.Preview{Record: rec, Snapshot: sessionref.Snapshot{SessionID: c.SessionID, Label: c.Label, Conversation: conv}, Bytes: 100}, nil
+}
+
+// Any type with a Preview method is a Previewer.
+func ExamplePreviewer() {
+	var p picker.Previewer = archive{"alpha": {{Role: "user", Text: "hello"}}}
+	pv, err := p.Preview(context.Background(), sessionref.Candidate{SessionID: "alpha", Label: "Greeting"})
+	fmt.Println(pv.Record.RetainedMessages, pv.Snapshot.Conversation[0].Text, err)
+	_, err = p.Preview(context.Background(), sessionref.Candidate{SessionID: "beta"})
+	fmt.Println(err)
+	// Output:
+	// 1 hello <nil>
+	// not archived
+}
+
+// A Preview is the record and the snapshot a send would carry.
+func ExamplePreview() {
+	r, current := previewed()
+	pv, _ := picker.ResolverPreviewer(r, current).Preview(context.Background(), sessionref.Candidate{SessionID: "alpha", Label: "Fix the parser"})
+	fmt.Println(pv.Record.Label, pv.Record.Truncated, pv.Bytes > 0)
+	for _, t := range pv.Snapshot.Conversation {
+		fmt.Println(t.Role+":", t.Text)
+	}
+	// Output:
+	// Fix the parser false true
+	// user: why does the parser drop the last token?
+	// assistant: The loop stopped one short; fixed, with a test.
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -75,8 +76,13 @@ func previewStore(t testing.TB) (*fakestore.Store, sessionref.Target) {
 
 func newPreviewPicker(t testing.TB, w, h int, opts ...Option) (Model, *sessionref.Resolver, sessionref.Target) {
 	t.Helper()
+	return newPreviewPickerCfg(t, sessionref.Config{}, w, h, opts...)
+}
+
+func newPreviewPickerCfg(t testing.TB, cfg sessionref.Config, w, h int, opts ...Option) (Model, *sessionref.Resolver, sessionref.Target) {
+	t.Helper()
 	store, target := previewStore(t)
-	r, err := sessionref.NewResolver(store, sessionref.Config{})
+	r, err := sessionref.NewResolver(store, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +95,7 @@ func newPreviewPicker(t testing.TB, w, h int, opts ...Option) (Model, *sessionre
 // The preview beside the rows is what a send would capture: the same
 // record as PrepareText's, the newest message at the bottom, sanitised.
 func TestPreviewIsWhatASendCaptures(t *testing.T) {
-	m, r, target := newPreviewPicker(t, 120, 40)
+	m, r, target := newPreviewPickerCfg(t, sessionref.Config{MaxReferenceBytes: 1500}, 120, 40)
 	m, cmd := m.Open("")
 	m, _ = drain(m, cmd)
 	c, ok := m.Highlighted()
@@ -109,13 +115,25 @@ func TestPreviewIsWhatASendCaptures(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := out.Context.Source.References[0]
-	if p.Record != (sessionref.ReferenceRecord{}) && (p.Record.RetainedMessages != want.RetainedMessages || p.Record.OriginalMessages != want.OriginalMessages || p.Record.OmittedBytes != want.OmittedBytes || p.Record.Truncated != want.Truncated) {
-		t.Fatalf("preview record %+v, send's %+v", p.Record, want)
+	got := p.Record
+	if got.CapturedThroughSeq == nil || want.CapturedThroughSeq == nil || *got.CapturedThroughSeq != *want.CapturedThroughSeq {
+		t.Fatalf("capture seq %v, send's %v", got.CapturedThroughSeq, want.CapturedThroughSeq)
+	}
+	got.CapturedThroughSeq, want.CapturedThroughSeq = nil, nil
+	if got != want {
+		t.Fatalf("preview record %+v, send's %+v", got, want)
+	}
+	snaps, err := sessionref.ParsePrompt(out.Context.Prompt())
+	if err != nil || !reflect.DeepEqual(p.Snapshot, snaps[0]) || p.Bytes != len(out.Context.Prompt()) {
+		t.Fatalf("preview snapshot differs from the send's (%v)", err)
+	}
+	if want.RetainedMessages == want.OriginalMessages || want.OriginalMessages < 2 {
+		t.Fatalf("the store should make a snapshot that leaves messages out: %+v", want)
 	}
 	view := m.View()
 	lines := checkBox(t, m)
 	plain := ansi.Strip(view)
-	if !strings.Contains(plain, "@parser one") || !strings.Contains(plain, summaryLine(want)) {
+	if !strings.Contains(plain, "@parser one") || !strings.Contains(plain, summaryLine(want)) || !strings.Contains(summaryLine(want), "omitted (") || !strings.HasSuffix(summaryLine(want), ", truncated") {
 		t.Fatalf("no heading or counts:\n%s", plain)
 	}
 	// Newest last: the last message is on the last content line.
