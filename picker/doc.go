@@ -97,8 +97,9 @@
 // scrolled to its end; a hit's is scrolled to the message that matched,
 // its terms underlined. In a pane at least PreviewMinWidth (100) cells
 // wide it stands beside the rows; in a narrower one the Preview key
-// (alt+p or F2) shows it in place of the rows and back. Hovering a row
-// previews it, and the wheel over the preview scrolls it.
+// (alt+p or F2) shows it in place of the rows and back (pgup and pgdn
+// then page it). Hovering a row previews it, and the wheel over the
+// preview scrolls it.
 //
 // The read runs in a tea.Cmd, one at a time: when the highlight moves
 // while a read runs, that read is cancelled and, once its answer is in,

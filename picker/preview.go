@@ -120,7 +120,8 @@ const PreviewMinWidth = 100
 // In a pane at least [PreviewMinWidth] cells wide the preview stands
 // beside the rows; in a narrower one the Preview key (alt+p or F2) shows
 // it in place of the rows and back. The highlight still moves (↑/↓) and
-// Tab or Enter still picks while it shows; the wheel over it scrolls it.
+// Tab or Enter still picks while it shows; pgup and pgdn then page the
+// preview. The wheel over the preview scrolls it.
 //
 // Off by default: a preview reads a whole session for every highlight,
 // which a host over a slow or remote store may not want to pay for.
@@ -214,6 +215,10 @@ func (m Model) previewEntry() *previewEntry {
 func (m Model) previewing() bool {
 	return m.open && m.previewer != nil && (m.previewWide() || m.pv.shown)
 }
+
+// previewInPlace reports whether the preview is drawn in place of the
+// rows.
+func (m Model) previewInPlace() bool { return m.previewing() && !m.previewWide() }
 
 // previewWide reports whether the pane is wide enough for the preview to
 // stand beside the rows.

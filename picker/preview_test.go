@@ -486,3 +486,26 @@ func TestPreviewKeyOnlyWithAPreviewer(t *testing.T) {
 		t.Fatalf("with a previewer, listed and off while closed: %v %v", k.Keys(), k.Enabled())
 	}
 }
+
+// In place of the rows, pgup and pgdn page the preview, not the hidden
+// rows.
+func TestPreviewInPlacePages(t *testing.T) {
+	m, _, _ := newPreviewPicker(t, 80, 24)
+	m, cmd := m.Open("par")
+	m, _ = drain(m, cmd)
+	m, cmd = m.Update(altP)
+	m, _ = drain(m, cmd)
+	end := ansi.Strip(m.View())
+	if !strings.Contains(end, "last words") {
+		t.Fatalf("not at the end:\n%s", end)
+	}
+	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	up := ansi.Strip(m.View())
+	if up == end || strings.Contains(up, "last words") || m.Cursor() != 0 {
+		t.Fatalf("pgup did not page the preview (cursor %d):\n%s", m.Cursor(), up)
+	}
+	m, _ = m.Update(press("pgdown"))
+	if got := ansi.Strip(m.View()); got != end {
+		t.Fatalf("pgdn back to the end:\n%s", got)
+	}
+}

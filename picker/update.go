@@ -120,6 +120,15 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.move(-1, true)
 	case bound(msg, k.Down):
 		m.move(1, true)
+	case bound(msg, k.PageUp, k.PageDown) && m.previewInPlace():
+		// The preview is what shows: page it, not the hidden rows.
+		g := m.layout()
+		page := max(g.lines-previewHead-1, 1)
+		if bound(msg, k.PageUp) {
+			page = -page
+		}
+		m.scrollPreview(page)
+		return m, nil
 	case bound(msg, k.PageUp):
 		m.move(-m.visibleRows(), false)
 	case bound(msg, k.PageDown):
