@@ -116,9 +116,12 @@ func (m Model) layout() geometry {
 	}
 	switch {
 	case preview && m.previewWide():
-		// Beside the rows: 45% of the inside, after a one-cell rule.
-		g.previewW = g.innerW * 9 / 20
-		g.innerW -= g.previewW + 1
+		// Beside the rows, after a one-cell rule: the rows keep 55% of
+		// the inside, and at least 60 cells while the preview keeps 36,
+		// so titles stay readable in a pane near PreviewMinWidth.
+		rowsW := max(g.innerW*55/100, min(60, g.innerW-37))
+		g.previewW = g.innerW - rowsW - 1
+		g.innerW = rowsW
 		g.previewLeft = g.left + g.innerW + 1
 	case preview:
 		g.previewW, g.previewLeft = g.innerW, g.left
