@@ -509,3 +509,37 @@ func TestPreviewInPlacePages(t *testing.T) {
 		t.Fatalf("pgdn back to the end:\n%s", got)
 	}
 }
+
+// Hostile text in a snapshot (escapes, bidi overrides, tabs, CR, wide and
+// joined clusters, one long word) is drawn sanitised, every line exactly
+// the popup's width, at every width.
+func TestPreviewHostileTextFits(t *testing.T) {
+	text := "\x1b]52;c;aGk=\x07clip \x1b[2J\u202egnp.exe\ttab\r\nCR 重构日志模块 👩‍👩‍👧 1️⃣ 🇩🇪 e\u0301 " + strings.Repeat("x", 300)
+	p := PreviewerFunc(func(ctx context.Context, c sessionref.Candidate) (Preview, error) {
+		return Preview{
+			Record:   sessionref.ReferenceRecord{OriginalMessages: 2, RetainedMessages: 2},
+			Snapshot: sessionref.Snapshot{Conversation: []sessionref.Turn{{Role: "user", Text: text}, {Role: "assistant", Text: text}}},
+		}, nil
+	})
+	for _, w := range []int{40, 80, 100, 200} {
+		m := newTestPicker(&fakeSource{}, WithPreview(p))
+		m.SetScreenSize(w, 30)
+		m.SetAnchor(2, 28)
+		m, cmd := m.Open("")
+		m, _ = drain(m, cmd)
+		if !m.PreviewShown() {
+			m, cmd = m.Update(altP)
+			m, _ = drain(m, cmd)
+		}
+		checkBox(t, m)
+		v := m.View()
+		for _, bad := range []string{"\x1b]", "\x1b[2J", "\u202e", "\t", "\r", "\x07"} {
+			if strings.Contains(v, bad) {
+				t.Fatalf("width %d: %q reached the terminal", w, bad)
+			}
+		}
+		if !strings.Contains(ansi.Strip(v), "xxxx") {
+			t.Fatalf("width %d: no text:\n%s", w, ansi.Strip(v))
+		}
+	}
+}
