@@ -101,6 +101,9 @@ func New(o Options) (Model, error) {
 		o.Notice = joinNotice(o.Notice, searchOffNotice(err))
 	}
 	pickOpts = append(pickOpts, hitOpts...)
+	if o.Preview {
+		pickOpts = append(pickOpts, picker.WithPreview(picker.ResolverPreviewer(r, o.Current)))
+	}
 	p := picker.New(picker.ResolverSource(r, o.Current, sessionref.DefaultCandidateLimit), pickOpts...)
 	comp := composer.New(p, composer.ResolverPreparer(r, o.Current),
 		composer.WithBudget(r.Config().MaxReferenceBytes), composer.WithMaxReferences(r.Config().MaxReferences),

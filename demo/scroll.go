@@ -94,12 +94,16 @@ func (m Model) mouseHelp() [][]key.Binding {
 	if m.opts.NoMouse {
 		return nil
 	}
-	return [][]key.Binding{{
+	bs := []key.Binding{
 		b("wheel", "scroll the transcript or screen"),
 		b("click", "expand/collapse a card"),
 		b("click", "pick a session in the picker"),
 		b("click", "outside the picker: close it"),
-	}}
+	}
+	if m.opts.Preview {
+		bs = append(bs, b("hover", "preview a session in the picker"), b("wheel", "over the preview: scroll it"))
+	}
+	return [][]key.Binding{bs}
 }
 
 func plural(n int, word string) string {

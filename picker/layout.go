@@ -35,6 +35,12 @@ type geometry struct {
 	rows        int // candidate rows shown
 	lines       int // content lines: rows, plus the footer; or the status
 	footerLines int // the last content lines are the footer, wrapped
+	// The preview: previewW cells wide from screen column previewLeft,
+	// over all the content lines; beside the rows (innerW is then the
+	// rows' part, and a rule between them) or, with rows 0, in their
+	// place. previewW is 0 when no preview shows.
+	previewW    int
+	previewLeft int
 }
 
 // area is the rectangle the popup must stay in.
@@ -64,6 +70,10 @@ func (m Model) layout() geometry {
 	want, footerLines := m.contentLines(w - frameW)
 	if want == 0 {
 		return geometry{} // nothing yet: stay hidden rather than flicker
+	}
+	preview := !statusOnly && m.previewing()
+	if preview {
+		want = max(want, previewMinLines)
 	}
 	h := want + frameH
 	above := m.anchorTop - a.Y
@@ -96,6 +106,19 @@ func (m Model) layout() geometry {
 		g.footerLines = min(footerLines, g.lines-1)
 		g.rows = g.lines - max(g.footerLines, 0)
 		g.footerLines = max(g.footerLines, 0)
+	}
+	switch {
+	case preview && m.previewWide():
+		// Beside the rows, after a one-cell rule: the rows keep 55% of
+		// the inside, and at least 60 cells while the preview keeps 36,
+		// so titles stay readable in a pane near PreviewMinWidth.
+		rowsW := max(g.innerW*55/100, min(60, g.innerW-37))
+		g.previewW = g.innerW - rowsW - 1
+		g.innerW = rowsW
+		g.previewLeft = g.left + g.innerW + 1
+	case preview:
+		g.previewW, g.previewLeft = g.innerW, g.left
+		g.rows, g.footerLines = 0, 0
 	}
 	return g
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/sessionref"
@@ -170,7 +171,13 @@ type Model struct {
 	hitsPending bool
 	hitCancel   context.CancelFunc
 
-	held             int // the content lines shown, kept while an answer is awaited
+	held int // the content lines shown, kept while an answer is awaited
+	// The preview of the highlighted session (see WithPreview).
+	previewer     Previewer
+	previewCfg    sessionref.Config
+	previewBudget int
+	pv            previewState
+
 	screenW, screenH int
 	bounds           Rect
 	anchorX          int
@@ -252,8 +259,15 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // help: a closed picker's bindings are all disabled, the moves need rows,
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
+// Preview is enabled while it does something (see [KeyMap]), and has no
+// keys at all without a previewer, so no help lists it.
 func (m Model) KeyMap() KeyMap {
-	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
+	k := m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
+	k.Preview.SetEnabled(m.previewKey() && m.entries() > 0)
+	if m.previewer == nil {
+		k.Preview = key.Binding{} // nothing to preview: not listed, even by a help of every key
+	}
+	return k
 }
 
 // SetDisable replaces the disable rule; hosts call it when what makes a
@@ -362,7 +376,9 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
 	m.clearSections()
 	m.cursor, m.offset = 0, 0
-	return m.runQuery(query)
+	m.pv.gen++ // cached previews show, and are read again
+	m, cmd := m.runQuery(query)
+	return m.followPreview(cmd)
 }
 
 // Close hides the picker and cancels its fetch.
@@ -373,6 +389,7 @@ func (m Model) Close() Model {
 	m.stopFetch()
 	m.stopHits()
 	m.stopSections()
+	m.stopPreview()
 	m.pending, m.slow, m.hitsPending = false, false, false
 	return m
 }
@@ -391,9 +408,10 @@ func (m Model) Refresh() (Model, tea.Cmd) {
 		f.Forget()
 	}
 	accept := m.acceptOnArrival
+	m.pv.gen++
 	m, cmd := m.runQuery(m.query)
 	m.acceptOnArrival = accept
-	return m, cmd
+	return m.followPreview(cmd)
 }
 
 // SetQuery changes the query. A cached answer shows at once; otherwise one
@@ -402,7 +420,8 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 	if !m.open || query == m.query {
 		return m, nil
 	}
-	return m.runQuery(query)
+	m, cmd := m.runQuery(query)
+	return m.followPreview(cmd)
 }
 
 // runQuery makes query current and answers it, from the cache or a fetch.

@@ -33,6 +33,8 @@ const (
 	partDisabled
 	partStale
 	partSnippet
+	partStatus // the preview's notes ("reading…")
+	partError  // the preview's error
 	numParts
 )
 
@@ -45,7 +47,7 @@ func (st Styles) over(base lipgloss.Style) rowStyles {
 	for p, s := range [numParts]lipgloss.Style{
 		partPlain: lipgloss.NewStyle(), partMarker: st.Marker, partLabel: st.Label, partMatch: st.Match,
 		partMeta: st.Meta, partBadge: st.Badge, partDisabled: st.Disabled, partStale: st.Stale,
-		partSnippet: st.Snippet,
+		partSnippet: st.Snippet, partStatus: st.Status, partError: st.Error,
 	} {
 		rs[p] = s.Inherit(base)
 	}

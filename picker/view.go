@@ -23,7 +23,9 @@ func (m Model) view(g geometry) string {
 	}
 	st := m.styles
 	lines := make([]string, 0, g.lines)
-	if text, style, ok := m.status(); ok {
+	if g.previewW > 0 && g.rows == 0 {
+		lines = m.previewView(g.previewW, g.lines) // in place of the rows
+	} else if text, style, ok := m.status(); ok {
 		for _, l := range m.wrapText(text, g.innerW, g.lines) {
 			lines = append(lines, m.textLine(l, style, g.innerW))
 		}
@@ -60,6 +62,12 @@ func (m Model) view(g geometry) string {
 	}
 	for len(lines) < g.lines {
 		lines = append(lines, strings.Repeat(" ", g.innerW))
+	}
+	if g.previewW > 0 && g.rows > 0 {
+		rule := theme.Render(lipgloss.NewStyle().Foreground(st.Frame.GetBorderLeftForeground()), "│")
+		for i, p := range m.previewView(g.previewW, g.lines) {
+			lines[i] += rule + p
+		}
 	}
 	f := st.Frame
 	box := f.Width(g.rect.W - f.GetHorizontalMargins()).Render(strings.Join(lines[:g.lines], "\n"))

@@ -145,6 +145,42 @@ expect "this dir"
 fits 200 60
 ok "200x60: F1 shows every key at once, the picker opens"
 
+# ---- the preview: beside the rows from 100 columns, alt+p/F2 below -------
+start preview 120 30 --seed 7 --count 200
+expect "No messages yet"
+typed "see @pars"
+expect "this dir"
+expect " kept"
+expect "▸ user"
+expect_not "alt+p"
+keys Down
+expect " kept"
+keys Escape
+keys C-c
+keys C-c
+expect "EXIT=0"
+start preview-narrow 80 24 --seed 7 --count 200
+expect "No messages yet"
+typed "see @pars"
+expect "alt+p preview"
+expect_not " kept"
+keys M-p
+expect "alt+p rows"
+expect " kept"
+expect "▸ "
+keys F2
+expect "this dir"
+expect_not "alt+p rows"
+keys C-c
+keys C-c
+expect "EXIT=0"
+start no-preview 120 30 --seed 7 --count 200 --no-preview
+expect "No messages yet"
+typed "see @pars"
+expect "this dir"
+expect_not " kept"
+ok "preview: beside the rows at 120 columns, alt+p and F2 at 80, --no-preview"
+
 # ---- an expanded card says what is below it, and paging shows it ---------
 start scroll 80 24 --seed 7 --count 200
 expect "No messages yet"

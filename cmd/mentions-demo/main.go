@@ -105,7 +105,7 @@ func start(f flags) error {
 		Store: store, Current: current, Title: title, Home: home,
 		StoreName: fmt.Sprintf("fakestore, %d sessions", f.count),
 		Config:    sessionref.Config{MaxReferenceBytes: f.budget},
-		NoMouse:   f.noMouse, Inline: f.inline, Plain: f.plain,
+		NoMouse:   f.noMouse, Inline: f.inline, Plain: f.plain, Preview: !f.noPrev,
 		Build: func(ctx context.Context, progress func(done, total int)) error {
 			return seed(ctx, store, fakestore.SeedOptions{Count: f.count, Seed: f.seed, Now: now, Home: home}, progress)
 		},
