@@ -13,7 +13,11 @@ import (
 )
 
 // ToggledMsg is sent when a card is expanded or collapsed through
-// [Model.Update].
+// [Model.Update], for parts of a host other than the one that routed the
+// key or click (a status line, a layout that reserves room for expanded
+// cards). The host that called Update already knows: [Model.Expanded]
+// says the same at once, and a host with nothing else to tell may drop
+// the message, as the demo does.
 type ToggledMsg struct{ Expanded bool }
 
 // DefaultHeight is the most lines an expanded card takes, header and

@@ -271,7 +271,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, m.load(messagesFor(msg))
 	case card.ToggledMsg:
-		return m, nil
+		return m, nil // the card's Expanded said it already, in the Update that toggled it
 	case tea.KeyPressMsg:
 		m.noticeGone = true // it was read; F1 keeps it
 		if cmd, ok := m.handleKey(msg); ok {
