@@ -41,28 +41,13 @@ type indexMsg struct {
 
 // openIndex opens the full-text index of q when Options.Discover is set:
 // at Options.DiscoverPath, or in memory. It returns the picker option of
-// its "in messages" section. Sync reports to the channel set by
-// startIndex.
-func openIndex(o Options, q sessionref.SessionQuery, progress *chan indexMsg) (*discover.Index, []picker.Option, error) {
+// its "in messages" section. Each Sync reports its progress to the Cmd
+// that runs it (see syncIndex).
+func openIndex(o Options, q sessionref.SessionQuery) (*discover.Index, []picker.Option, error) {
 	if !o.Discover {
 		return nil, nil, nil
 	}
-	opts := []discover.Option{discover.WithProgress(func(p discover.Progress) {
-		ch := *progress
-		if ch == nil {
-			return
-		}
-		// Keep only the newest progress: drop what the screen has not
-		// taken yet.
-		select {
-		case <-ch:
-		default:
-		}
-		select {
-		case ch <- indexMsg{done: p.Done, total: p.Total}:
-		default:
-		}
-	})}
+	var opts []discover.Option
 	for _, root := range o.DiscoverRefuse {
 		opts = append(opts, discover.RefuseInside(root))
 	}
@@ -98,17 +83,28 @@ func joinNotice(a, b string) string {
 
 // syncIndex runs the index's Sync in its own goroutine and returns its
 // first news; each indexMsg's handler waits for the next. Update never
-// waits for it, and only Update changes the model. slot is where the
-// index's progress callback finds the channel of this Sync.
-func syncIndex(ix *discover.Index, slot *chan indexMsg) tea.Cmd {
+// waits for it, and only Update changes the model: the Sync's progress
+// goes to a channel of this Cmd's own, newest only.
+func syncIndex(ix *discover.Index) tea.Cmd {
 	if ix == nil {
 		return nil
 	}
 	return func() tea.Msg {
 		ch := make(chan indexMsg, 1)
-		*slot = ch
+		report := func(p discover.Progress) {
+			// Keep only the newest progress: drop what the screen has
+			// not taken yet.
+			select {
+			case <-ch:
+			default:
+			}
+			select {
+			case ch <- indexMsg{done: p.Done, total: p.Total}:
+			default:
+			}
+		}
 		go func() {
-			stats, err := ix.Sync(context.Background())
+			stats, err := ix.SyncReporting(context.Background(), report)
 			// Drop a progress the screen has not taken: the end is
 			// never dropped.
 			select {
@@ -160,7 +156,7 @@ func (m *Model) onResync() tea.Cmd {
 		return nil
 	}
 	m.index.running, m.index.quiet = true, true
-	return syncIndex(m.index.ix, m.indexCh)
+	return syncIndex(m.index.ix)
 }
 
 // indexStatus is the status line of the index: its progress while a

@@ -70,8 +70,7 @@ type Model struct {
 	follow      bool  // keep the transcript scrolled to the bottom
 	expanding   int64 // the card the user expanded, waiting for its render (-1: none)
 	laidOut     layoutKey
-	index       indexState     // the full-text index (discover.go)
-	indexCh     *chan indexMsg // where the index's progress goes
+	index       indexState // the full-text index (discover.go)
 }
 
 // New builds the demo over its options.
@@ -93,8 +92,7 @@ func New(o Options) (Model, error) {
 	if o.Home != "" {
 		pickOpts = append(pickOpts, picker.WithHome(o.Home))
 	}
-	indexCh := new(chan indexMsg)
-	ix, hitOpts, err := openIndex(o, q, indexCh)
+	ix, hitOpts, err := openIndex(o, q)
 	if err != nil {
 		// The index is a cache: without it the picker still finds
 		// sessions by title, id and folder. Say why, once.
@@ -129,7 +127,6 @@ func New(o Options) (Model, error) {
 		follow:    true,
 		expanding: -1,
 		index:     indexState{ix: ix, running: ix != nil, notice: noticeOf(ix)},
-		indexCh:   indexCh,
 	}
 	m.help.Styles = m.st.help
 	m.vp.KeyMap = viewport.KeyMap{} // the demo pages it; arrows belong to the composer
@@ -147,7 +144,7 @@ func New(o Options) (Model, error) {
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.load(nil), m.startBuild()}
 	if m.opts.Build == nil {
-		cmds = append(cmds, syncIndex(m.index.ix, m.indexCh)) // else after the build
+		cmds = append(cmds, syncIndex(m.index.ix)) // else after the build
 	}
 	if !m.opts.Plain {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -257,7 +254,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case buildMsg:
 		cmd := m.onBuild(msg)
 		if msg.finished {
-			cmd = tea.Batch(cmd, syncIndex(m.index.ix, m.indexCh))
+			cmd = tea.Batch(cmd, syncIndex(m.index.ix))
 		}
 		return m, cmd
 	case indexMsg:

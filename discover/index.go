@@ -45,6 +45,9 @@ type Index struct {
 	damaged atomic.Pointer[error]
 	// checked: a Sync of this Index verified the whole file once.
 	checked bool
+
+	// callReport is the running SyncReporting's report (under syncMu).
+	callReport func(Progress)
 }
 
 // Option configures Open.

@@ -94,8 +94,19 @@ type doc struct {
 // one Sync of an Index runs at a time; two Index values on one file may
 // sync together (each batch is one immediate transaction).
 func (ix *Index) Sync(ctx context.Context) (SyncStats, error) {
+	return ix.SyncReporting(ctx, nil)
+}
+
+// SyncReporting is Sync that also reports its own progress to report, for
+// this call only: after each session it handles, with the count of
+// sessions listed (as WithProgress does for every Sync of the Index).
+// report runs on the Sync's goroutine and must not block for long; a
+// program hands the news to its UI through a channel.
+func (ix *Index) SyncReporting(ctx context.Context, report func(Progress)) (SyncStats, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
+	ix.callReport = report
+	defer func() { ix.callReport = nil }()
 	if ix.closed.Load() {
 		return SyncStats{}, ErrClosed
 	}
@@ -314,9 +325,14 @@ func (s *SyncStats) fail(err error) {
 	}
 }
 
+// report tells the Index's WithProgress and the running SyncReporting's
+// report; the caller holds syncMu.
 func (ix *Index) report(p Progress) {
 	if ix.opts.progress != nil {
 		ix.opts.progress(p)
+	}
+	if ix.callReport != nil {
+		ix.callReport(p)
 	}
 }
 
