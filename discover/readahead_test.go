@@ -15,9 +15,11 @@ import (
 )
 
 // gatedStore counts the ReadSurface calls under way at once, without
-// waiting on the clock: a read waits until a second one runs beside it
-// (at most 5 s once, so that a Sync that reads one at a time fails the
-// test instead of hanging); with cancelAt set, the read of that number
+// waiting on the clock: the first read of a Sync is alone (Sync learns
+// the size of a surface before it reads more at once), and each later
+// read waits until a second one runs beside it (at most 5 s once, so
+// that a Sync that reads one at a time fails the test instead of
+// hanging); with cancelAt set, the read of that number
 // cancels the Sync and waits for its context to end. The session
 // "broken" cannot be read.
 type gatedStore struct {
@@ -35,6 +37,7 @@ func (s *gatedStore) ReadSurface(ctx context.Context, id string) (sessionref.Sur
 	s.now++
 	s.n++
 	cancelNow := s.cancelAt > 0 && s.n == s.cancelAt
+	first := s.n == 1
 	if s.now >= 2 {
 		s.once.Do(func() { close(s.overlapped) })
 	}
@@ -49,6 +52,9 @@ func (s *gatedStore) ReadSurface(ctx context.Context, id string) (sessionref.Sur
 		s.cancel()
 		<-ctx.Done()
 		return sessionref.Surface{}, ctx.Err()
+	}
+	if first {
+		return s.Store.ReadSurface(ctx, id)
 	}
 	select {
 	case <-s.overlapped:
