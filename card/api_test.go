@@ -29,6 +29,7 @@ func TestKeysEnabledByState(t *testing.T) {
 		t.Fatal("collapsed: only Toggle should be enabled")
 	}
 	c.Toggle()
+	c.Render()
 	if k := c.KeyMap(); !k.ScrollUp.Enabled() || !k.ScrollDown.Enabled() {
 		t.Fatal("expanded and taller than its height: scrolling should be enabled")
 	}
@@ -51,6 +52,7 @@ func TestKeysEnabledByState(t *testing.T) {
 		t.Fatalf("help while scrollable: %q", v)
 	}
 	c.Toggle()
+	c.Render()
 	if v := h.ShortHelpView(c.KeyMap().ShortHelp()); strings.Contains(v, "shift+↓") || !strings.Contains(v, "ctrl+o") {
 		t.Fatalf("help while collapsed: %q", v)
 	}
@@ -68,7 +70,8 @@ func TestUpdateHandlesItsKeys(t *testing.T) {
 		t.Fatal("the default toggle still works after SetKeyMap")
 	}
 	c, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if !c.Expanded() || cmd == nil || !cmd().(ToggledMsg).Expanded {
+	c, toggled := settle(c, cmd)
+	if !c.Expanded() || len(toggled) != 1 || !toggled[0].Expanded {
 		t.Fatal("rebound toggle did not expand")
 	}
 	if v := ansi.Strip(c.View()); !strings.Contains(v, "k/j or wheel to scroll") {
@@ -91,6 +94,7 @@ func TestUpdateHandlesItsKeys(t *testing.T) {
 func TestSetHeight(t *testing.T) {
 	c := longCard(WithWidth(60))
 	c.Toggle()
+	c.Render()
 	for _, h := range []int{1, 3, 5, 12, 40, 1000} {
 		c.SetHeight(h)
 		v := c.View()
@@ -100,6 +104,7 @@ func TestSetHeight(t *testing.T) {
 		}
 	}
 	c.Toggle()
+	c.Render()
 	if c.Height() != 2 {
 		t.Fatalf("collapsed: %d lines", c.Height())
 	}
@@ -157,6 +162,7 @@ func TestTitlesBesideLabels(t *testing.T) {
 		t.Fatalf("title shown where it says nothing new:\n%s", v)
 	}
 	c.Toggle()
+	c.Render()
 	v = ansi.Strip(c.View())
 	if strings.Count(v, "(title: The real title)") != 2 {
 		t.Fatalf("expanded card should show the title in the header and above the conversation:\n%s", v)
@@ -179,6 +185,7 @@ func TestTitlesBesideLabels(t *testing.T) {
 func TestSetTitlesKeepsRenderAndScroll(t *testing.T) {
 	c := longCard(WithHeight(10))
 	c.Toggle()
+	c.Render()
 	c, _ = c.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	off, first := c.vp.YOffset(), &c.turns[0]
 	if off == 0 {
@@ -195,6 +202,7 @@ func TestSetTitlesKeepsRenderAndScroll(t *testing.T) {
 		t.Fatal("new title not shown")
 	}
 	c.SetWidth(50)
+	c.Render()
 	if &c.turns[0] == first {
 		t.Fatal("Markdown not rendered again for a new width")
 	}

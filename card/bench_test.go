@@ -4,8 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
 	gansi "charm.land/glamour/v2/ansi"
+
+	"github.com/dshkit/mentions/sessionref"
 )
 
 // benchTurn is a snapshot-budget-sized turn (about 64 KiB) of ordinary
@@ -41,11 +44,67 @@ func BenchmarkExpand(b *testing.B) {
 	if !testing.Short() {
 		b.Run("glamour-highlighted", glamourRun(st.Markdown))
 	}
-	b.Run("card", func(b *testing.B) {
+	b.Run("card-render", func(b *testing.B) {
 		b.SetBytes(int64(len(benchTurn)))
 		for b.Loop() {
 			c := New(msg, WithStyles(st), WithWidth(80))
 			c.Toggle()
+			c.Render()
+		}
+	})
+}
+
+// bigSnapshots is three snapshots of one 64 KiB turn each.
+func bigSnapshots() []sessionref.Snapshot {
+	return []sessionref.Snapshot{
+		snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789ab1", "one", benchTurn),
+		snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789ab2", "two", benchTurn),
+		snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789ab3", "three", benchTurn),
+	}
+}
+
+// BenchmarkExpandThree: the Update that expands a card of three 64 KiB
+// snapshots ("update", target < 2 ms: it renders nothing), and the time
+// until the rendered card shows ("until-rendered": the Update, the
+// render its Cmd runs, and the Update that takes the RenderedMsg),
+// beside glamour rendering the same three texts ("baseline=glamour").
+func BenchmarkExpandThree(b *testing.B) {
+	msg := messageOf(bigSnapshots()...)
+	st := DefaultStyles(true)
+	toggle := tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
+	b.Run("update", func(b *testing.B) {
+		collapsed := New(msg, WithStyles(st), WithWidth(80)) // a value: Update leaves it collapsed
+		for b.Loop() {
+			if c, _ := collapsed.Update(toggle); !c.Rendering() {
+				b.Fatal("not expanded")
+			}
+		}
+	})
+	b.Run("until-rendered", func(b *testing.B) {
+		b.SetBytes(3 * int64(len(benchTurn)))
+		for b.Loop() {
+			c := New(msg, WithStyles(st), WithWidth(80))
+			c, _ = c.Update(toggle)
+			c, _ = c.Update(c.RenderCmd()())
+			if c.Rendering() {
+				b.Fatal("not rendered")
+			}
+		}
+	})
+	plain := st.Markdown
+	plain.CodeBlock.Chroma, plain.CodeBlock.Theme = nil, ""
+	b.Run("baseline=glamour", func(b *testing.B) {
+		b.SetBytes(3 * int64(len(benchTurn)))
+		for b.Loop() {
+			r, err := glamour.NewTermRenderer(glamour.WithStyles(plain), glamour.WithWordWrap(76))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for range 3 {
+				if _, err := r.Render(benchTurn); err != nil {
+					b.Fatal(err)
+				}
+			}
 		}
 	})
 }

@@ -3,6 +3,7 @@ package card
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -12,7 +13,11 @@ import (
 )
 
 // ToggledMsg is sent when a card is expanded or collapsed through
-// [Model.Update].
+// [Model.Update], for parts of a host other than the one that routed the
+// key or click (a status line, a layout that reserves room for expanded
+// cards). The host that called Update already knows: [Model.Expanded]
+// says the same at once, and a host with nothing else to tell may drop
+// the message, as the demo does.
 type ToggledMsg struct{ Expanded bool }
 
 // DefaultHeight is the most lines an expanded card takes, header and
@@ -41,6 +46,7 @@ type Model struct {
 	keys   KeyMap
 	styles Styles
 	titles TitleFunc
+	home   string
 
 	record    sessionref.SourceRecord
 	snaps     []sessionref.Snapshot
@@ -53,10 +59,16 @@ type Model struct {
 	bodyOK   bool // the viewport holds the body for the current state
 
 	// turns is each turn's rendered Markdown, all snapshots in order,
-	// rendered at inner width turnsW (0 when stale). Copies of a Model
-	// share it, so it is replaced, never changed in place.
-	turns  [][]string
-	turnsW int
+	// rendered at inner width turnsW (0 when stale or not rendered yet).
+	// renders keeps the last few widths' renders. Copies of a Model share
+	// them, so they are replaced, never changed in place.
+	turns   [][]string
+	turnsW  int
+	renders []rendered
+	// id tells this card's renders from another's; gen counts style
+	// changes, so a render of older styles is dropped.
+	id  int64
+	gen uint64
 }
 
 // Option configures a Model.
@@ -74,6 +86,10 @@ func WithHeight(n int) Option { return func(m *Model) { m.height = max(n, minHei
 
 // WithWidth sets the width in cells, frame included (default 80).
 func WithWidth(w int) Option { return func(m *Model) { m.width = max(w, minWidth) } }
+
+// WithHome sets the directory shown as ~ in the sessions' folders
+// (default: the user's home).
+func WithHome(dir string) Option { return func(m *Model) { m.home = dir } }
 
 // WithTitles gives the card the referenced sessions' current titles.
 func WithTitles(f TitleFunc) Option { return func(m *Model) { m.titles = f } }
@@ -114,7 +130,8 @@ func FromText(text string, opts ...Option) Model {
 }
 
 func newCard(rec sessionref.SourceRecord, prompt string, err error, opts []Option) Model {
-	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultHeight}
+	home, _ := os.UserHomeDir()
+	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultHeight, id: lastCardID.Add(1), home: home}
 	if err == nil {
 		m.snaps, err = sessionref.ParsePrompt(prompt)
 	}
@@ -161,10 +178,12 @@ func (m Model) Scrollable() bool {
 // Styles returns the styles.
 func (m Model) Styles() Styles { return m.styles }
 
-// SetStyles sets the styles; an expanded card re-renders its body.
+// SetStyles sets the styles. An expanded card shows a placeholder until
+// its conversations are rendered again ([Model.RenderCmd]).
 func (m *Model) SetStyles(s Styles) {
 	m.styles = s
-	m.turnsW = 0
+	m.gen++
+	m.turnsW, m.turns, m.renders = 0, nil, nil
 	m.invalidate()
 }
 
@@ -194,8 +213,10 @@ func (m *Model) SetTitles(f TitleFunc) {
 // Width returns the width in cells.
 func (m Model) Width() int { return m.width }
 
-// SetWidth sets the width in cells, frame included; an expanded card
-// re-renders its body. Calling it with the current width costs nothing.
+// SetWidth sets the width in cells, frame included. An expanded card
+// shows its render for that width if it kept one, else a placeholder
+// until [Model.RenderCmd]'s render arrives. Calling it with the current
+// width costs nothing.
 func (m *Model) SetWidth(w int) {
 	if max(w, minWidth) == m.width {
 		return
@@ -213,7 +234,9 @@ func (m *Model) SetHeight(n int) {
 }
 
 // Toggle expands or collapses the card. A card that could not be read
-// stays collapsed.
+// stays collapsed. It renders nothing: an expanded card shows a
+// placeholder until its conversations are rendered ([Model.RenderCmd],
+// or [Model.Render] outside an event loop).
 func (m *Model) Toggle() {
 	if m.malformed != nil {
 		return
@@ -223,12 +246,16 @@ func (m *Model) Toggle() {
 }
 
 // Update handles the card's keys and the mouse: Toggle and a left click
-// expand or collapse it (and return a [ToggledMsg]); the scroll keys and
-// the wheel scroll an expanded card. The host sends it the keys meant for
-// the card it has selected, and mouse messages for the card under the
-// pointer (see [HitTest]). It does no IO.
+// expand or collapse it (and return a [ToggledMsg]; expanding also
+// returns the Cmd that renders the conversations, see [RenderedMsg]); the
+// scroll keys and the wheel scroll an expanded card. The host sends it
+// the keys meant for the card it has selected, mouse messages for the
+// card under the pointer (see [HitTest]), and its RenderedMsg. It does no
+// IO and renders no Markdown.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case RenderedMsg:
+		m.apply(msg)
 	case tea.KeyPressMsg:
 		k := m.KeyMap()
 		switch {
@@ -259,7 +286,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) toggled() (Model, tea.Cmd) {
 	m.Toggle()
 	exp := m.expanded
-	return m, func() tea.Msg { return ToggledMsg{Expanded: exp} }
+	return m, tea.Batch(func() tea.Msg { return ToggledMsg{Expanded: exp} }, m.RenderCmd())
 }
 
 // invalidate marks the body stale and, for an expanded card, builds it

@@ -52,6 +52,7 @@ func TestCardFromDurableMessageOnly(t *testing.T) {
 	c := FromEvent(ev, WithStyles(PlainStyles()), WithWidth(100))
 	before := ansi.Strip(c.View())
 	c.Toggle()
+	c.Render()
 	expandedBefore := ansi.Strip(c.View())
 	// Mutate, compact and delete the sources: the card cannot change.
 	store.AppendUser("3f2a9c1e-parser", "LATER TEXT")
@@ -62,6 +63,7 @@ func TestCardFromDurableMessageOnly(t *testing.T) {
 		t.Fatalf("collapsed card changed:\n%s\n%s", before, got)
 	}
 	again.Toggle()
+	again.Render()
 	if got := ansi.Strip(again.View()); got != expandedBefore || strings.Contains(got, "LATER") {
 		t.Fatal("expanded card changed")
 	}
@@ -71,10 +73,15 @@ func TestCollapsedSays(t *testing.T) {
 	_, msg := prepared(t)
 	c := New(msg, WithStyles(PlainStyles()), WithWidth(120))
 	v := ansi.Strip(c.View())
-	for _, want := range []string{"▸ Referenced 2 sessions", "@Fix the session parser", "@重构日志模块", "3f2a9…parser 3/3 kept", "b7d4e…0-logs 3/12 kept", "compacted", "truncated", "omitted", "KiB"} {
+	// At 120 columns the ids are whole; narrower, short forms.
+	for _, want := range []string{"▸ Referenced 2 sessions", "@Fix the session parser", "@重构日志模块", "3f2a9c1e-parser 3/3 kept", "b7d4e2a0-logs 3/12 kept", "compacted", "truncated", "omitted", "KiB"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("collapsed card lacks %q:\n%s", want, v)
 		}
+	}
+	c.SetWidth(70)
+	if v := ansi.Strip(c.View()); !strings.Contains(v, "3f2a9…parser 3/3 kept") || !strings.Contains(v, "b7d4e…0-logs 3/12 kept") {
+		t.Errorf("at 70 columns the ids are not short:\n%s", v)
 	}
 	if c.Height() != 2 {
 		t.Fatalf("collapsed height %d", c.Height())
@@ -85,7 +92,12 @@ func TestToggleByKeyAndClick(t *testing.T) {
 	_, msg := prepared(t)
 	c := New(msg, WithStyles(PlainStyles()), WithWidth(80), WithHeight(10))
 	c, cmd := c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
-	if !c.Expanded() || !cmd().(ToggledMsg).Expanded {
+	// Until the render arrives, a placeholder under each session's heading.
+	if v := ansi.Strip(c.View()); !c.Rendering() || !strings.Contains(v, "▾ Referenced") || !strings.Contains(v, "rendering the conversation…") || strings.Contains(v, "You:") {
+		t.Fatalf("expanded, before the render:\n%s", v)
+	}
+	c, toggled := settle(c, cmd)
+	if !c.Expanded() || len(toggled) != 1 || !toggled[0].Expanded || c.Rendering() {
 		t.Fatal("ctrl+o did not expand")
 	}
 	v := ansi.Strip(c.View())

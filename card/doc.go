@@ -8,7 +8,12 @@
 // referenced labels, and per source what was captured (messages kept of
 // total, omitted messages and bytes, compacted, truncated). Expanded, it
 // shows each snapshot's conversation rendered as Markdown, scrollable
-// within its height ([Model.SetHeight]).
+// within its height ([Model.SetHeight]). Rendering takes time linear in
+// the text (about a third of a second for a 64 KiB snapshot), so it is
+// never done in Update or a setter: an expanded card shows a placeholder
+// until the Cmd of [Model.RenderCmd] (which Update returns when it
+// expands the card) delivers a [RenderedMsg] to Update. Renders are kept
+// for the last few widths.
 //
 // Everything in a snapshot is untrusted. Labels, ids and working
 // directories are printed through the shared inline sanitiser. The

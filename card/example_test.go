@@ -33,11 +33,20 @@ func Example() {
 		card.WithTitles(func(id string) (string, bool) { t, ok := titles[id]; return t, ok }))
 	fmt.Println(strip(c.View()))
 
-	c, _ = c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}) // the card's Toggle key
+	// The card's Toggle key expands it; the Cmd Update returns renders the
+	// conversation in the background (here, RenderCmd is that render, run
+	// as the runtime would run it and its RenderedMsg handed back).
+	c, _ = c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	fmt.Println(strip(c.View()))
+	c, _ = c.Update(c.RenderCmd()())
 	fmt.Println(strip(c.View()))
 	// Output:
 	// │ ▸ Referenced 1 session: @that parser thing (title: Fix th…
 	// │   parser-fix 1/1 kept
+	// │ ▾ Referenced 1 session: @that parser thing (title: Fix th…
+	// │ ── @that parser thing (title: Fix the session parser) · p…
+	// │    1 of 1 messages kept · 0 omitted (0 B)
+	// │    rendering the conversation…
 	// │ ▾ Referenced 1 session: @that parser thing (title: Fix th…
 	// │ ── @that parser thing (title: Fix the session parser) · p…
 	// │    1 of 1 messages kept · 0 omitted (0 B)

@@ -43,9 +43,10 @@ func TestGoldenViews(t *testing.T) {
 				name = fmt.Sprintf("expanded_w%d", w)
 			}
 			t.Run(name, func(t *testing.T) {
-				c := New(msg, WithStyles(PlainStyles()), WithWidth(w), WithHeight(200), WithTitles(titles))
+				c := New(msg, WithStyles(PlainStyles()), WithWidth(w), WithHeight(200), WithTitles(titles), WithHome("/home/dev"))
 				if expanded {
 					c.Toggle()
+					c.Render()
 				}
 				v := c.View()
 				if why := terminalSafe(v); why != "" {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
@@ -101,4 +102,26 @@ func requireFits(t *testing.T, view string, w, lines int) {
 	if n := strings.Count(view, "\n") + 1; n != lines {
 		t.Fatalf("view has %d lines, Height says %d", n, lines)
 	}
+}
+
+// settle runs cmd as the runtime would, batches expanded, hands every
+// RenderedMsg back to c's Update and returns the ToggledMsgs it sent.
+func settle(c Model, cmd tea.Cmd) (Model, []ToggledMsg) {
+	var toggled []ToggledMsg
+	if cmd == nil {
+		return c, nil
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, sub := range msg {
+			var more []ToggledMsg
+			c, more = settle(c, sub)
+			toggled = append(toggled, more...)
+		}
+	case ToggledMsg:
+		toggled = append(toggled, msg)
+	case RenderedMsg:
+		c, _ = c.Update(msg)
+	}
+	return c, toggled
 }

@@ -48,6 +48,7 @@ func TestHostileTextReachesNoTerminalControl(t *testing.T) {
 			for _, expanded := range []bool{false, true} {
 				if expanded {
 					c.Toggle()
+					c.Render()
 				}
 				if why := terminalSafe(c.View()); why != "" {
 					t.Errorf("%s, expanded %v, %q: %s", styles.name, expanded, text, why)
@@ -73,6 +74,7 @@ func TestHostileTextShowsAsWritten(t *testing.T) {
 			c := hostileCard(text)
 			c.SetStyles(st)
 			c.Toggle()
+			c.Render()
 			got := ansi.Strip(c.View())
 			for _, w := range want {
 				if !strings.Contains(got, w) {
@@ -90,6 +92,7 @@ func TestLinksAreNotHyperlinks(t *testing.T) {
 		c.SetStyles(st)
 		if !c.Expanded() {
 			c.Toggle()
+			c.Render()
 		}
 		if v := c.View(); strings.Contains(v, "\x1b]8;") {
 			t.Fatalf("hyperlink in %q", v)
@@ -103,6 +106,7 @@ func TestPlainStylesHaveNoColour(t *testing.T) {
 	c := hostileCard("# Title\n\n**bold** `code` [l](http://x.example)\n\n```go\nfunc f() {}\n```\n\n> quote\n\n- item")
 	c.SetStyles(PlainStyles())
 	c.Toggle()
+	c.Render()
 	for _, seq := range sgrSequences(c.View()) {
 		for _, p := range strings.FieldsFunc(seq[2:len(seq)-1], func(r rune) bool { return r == ';' || r == ':' }) {
 			switch p {
@@ -183,6 +187,7 @@ func FuzzCardRender(f *testing.F) {
 				}
 				requireFits(t, v, width, c.Height())
 				c.Toggle()
+				c.Render()
 			}
 		}
 	})
@@ -219,6 +224,7 @@ func TestHugeTurn(t *testing.T) {
 	huge := strings.Repeat("&#27;[2J <b>", 6000)
 	c := New(messageOf(snapshot("id", "l", huge)), WithWidth(100))
 	c.Toggle()
+	c.Render()
 	if why := terminalSafe(c.View()); why != "" {
 		t.Fatal(why)
 	}

@@ -24,7 +24,9 @@ func TestFromText(t *testing.T) {
 		t.Fatalf("collapsed:\n%s\nwant\n%s (%v)", got.View(), want.View(), got.Err())
 	}
 	want.Toggle()
+	want.Render()
 	got.Toggle()
+	got.Render()
 	if got.View() != want.View() || !strings.Contains(got.View(), "answer") {
 		t.Fatalf("expanded:\n%s\nwant\n%s", got.View(), want.View())
 	}

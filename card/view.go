@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	gansi "charm.land/glamour/v2/ansi"
+
 	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -100,13 +102,30 @@ func (m Model) labelOf(id, label string) string {
 	return out
 }
 
-// summary is the per-source capture line: short id, kept of total,
-// omitted messages and bytes, and the flags.
+// summary is the per-source capture line: id, kept of total, omitted
+// messages and bytes, and the flags. An id other than a UUID is whole
+// when the line fits, else in a short form that still tells the ids
+// apart.
 func (m Model) summary() string {
+	ids := make([]string, len(m.record.References))
+	for i, r := range m.record.References {
+		ids[i] = textutil.Inline(r.SessionID)
+		if textutil.IDWidth(r.SessionID) < textutil.Width(ids[i]) {
+			ids[i] = textutil.ShortID(r.SessionID) // a UUID: its first 8, as git shortens
+		}
+	}
+	if s := m.summaryWith(ids); textutil.Width(s) <= m.inner() {
+		return s
+	}
+	short, _ := textutil.ShortIDs(m.SessionIDs(), textutil.ShortIDWidth)
+	return m.summaryWith(short)
+}
+
+func (m Model) summaryWith(ids []string) string {
 	st := m.styles
 	parts := make([]string, 0, len(m.record.References))
-	for _, r := range m.record.References {
-		s := textutil.ShortID(r.SessionID) + " " + fmt.Sprintf("%d/%d kept", r.RetainedMessages, r.OriginalMessages)
+	for i, r := range m.record.References {
+		s := ids[i] + " " + fmt.Sprintf("%d/%d kept", r.RetainedMessages, r.OriginalMessages)
 		if r.OmittedMessages > 0 || r.OmittedBytes > 0 {
 			s += fmt.Sprintf(", %d omitted (%s)", r.OmittedMessages, textutil.Bytes(r.OmittedBytes))
 		}
@@ -137,8 +156,10 @@ func (m *Model) renderBody() {
 	m.bodyOK = true
 	inner := m.inner()
 	if m.turnsW != inner {
-		m.turns = m.renderTurns(inner)
-		m.turnsW = inner
+		m.turns, m.turnsW = nil, 0
+		if t, ok := m.cachedTurns(inner); ok {
+			m.turns, m.turnsW = t, inner
+		}
 	}
 	st := m.styles
 	var lines []string
@@ -146,16 +167,19 @@ func (m *Model) renderBody() {
 	t := 0
 	for i, s := range m.snaps {
 		rec := m.record.References[i]
-		cwd := "(no cwd)"
-		if s.Cwd != nil {
-			cwd = textutil.Inline(*s.Cwd)
+		add(m.sessionLine(s, inner))
+		kept := []string{
+			fmt.Sprintf("%d of %d messages kept", rec.RetainedMessages, rec.OriginalMessages),
+			fmt.Sprintf("%d omitted (%s)", rec.OmittedMessages, textutil.Bytes(rec.OmittedBytes)),
 		}
-		add(textutil.Fit(st.Meta.Render("── ")+m.labelOf(s.SessionID, s.Label)+st.Meta.Render(" · "+textutil.Inline(s.SessionID)+" · "+cwd), inner))
-		// Wrapped at spaces, indented, the size kept whole ("(0 B)").
-		size := strings.ReplaceAll(textutil.Bytes(rec.OmittedBytes), " ", "\u00a0")
-		meta := fmt.Sprintf("%d of %d messages kept · %d omitted (%s)", rec.RetainedMessages, rec.OriginalMessages, rec.OmittedMessages, size)
-		for _, l := range textutil.Wrap(meta, inner-3) {
-			add(st.Meta.Render("   " + strings.ReplaceAll(l, "\u00a0", " ")))
+		for _, l := range phrases(kept, " · ", inner-3) {
+			add(st.Meta.Render("   " + l))
+		}
+		if m.turns == nil {
+			if len(s.Conversation) > 0 {
+				add(st.Meta.Render("   rendering the conversation…"))
+			}
+			continue
 		}
 		for _, turn := range s.Conversation {
 			role := "You"
@@ -174,11 +198,11 @@ func (m *Model) renderBody() {
 }
 
 // renderTurns renders every turn's Markdown at inner width, as lines no
-// wider than that.
-func (m Model) renderTurns(inner int) [][]string {
-	md := newMarkdownRenderer(m.styles.Markdown, max(inner-2, 1))
-	var turns [][]string
-	for _, s := range m.snaps {
+// wider than that. It reads only its arguments: it runs in a Cmd.
+func renderTurns(snaps []sessionref.Snapshot, style gansi.StyleConfig, inner int) [][]string {
+	md := newMarkdownRenderer(style, max(inner-2, 1))
+	turns := [][]string{}
+	for _, s := range snaps {
 		for _, turn := range s.Conversation {
 			turns = append(turns, fitLines(md.render(turn.Text), inner))
 		}
@@ -195,4 +219,52 @@ func fitLines(s string, w int) []string {
 		out = append(out, textutil.HardWrap(l, w)...)
 	}
 	return out
+}
+
+// sessionLine is the line that names a session above its conversation:
+// its label, its id and its folder (under the home as "~/…", as the
+// picker shows it). When the line is too wide the id gives way to its
+// short form first, then the middle of the folder, then the end.
+func (m Model) sessionLine(s sessionref.Snapshot, inner int) string {
+	st := m.styles
+	cwd := "(no cwd)"
+	if s.Cwd != nil {
+		cwd = textutil.ShortenHome(textutil.Inline(*s.Cwd), m.home)
+	}
+	head := st.Meta.Render("── ") + m.labelOf(s.SessionID, s.Label)
+	id := textutil.Inline(s.SessionID)
+	line := func() string { return head + st.Meta.Render(" · "+id+" · "+cwd) }
+	if textutil.Width(line()) > inner {
+		id = textutil.ShortID(s.SessionID)
+	}
+	if over := textutil.Width(line()) - inner; over > 0 {
+		cwd = textutil.Middle(cwd, max(textutil.Width(cwd)-over, 12))
+	}
+	return textutil.Fit(line(), inner)
+}
+
+// phrases lays out parts joined by sep in lines of at most w cells,
+// breaking only between parts (a part wider than a line is wrapped at
+// its spaces), so "0 omitted (113.6 KiB)" is never split inside.
+func phrases(parts []string, sep string, w int) []string {
+	w = max(w, 1)
+	var lines []string
+	cur := ""
+	for _, p := range parts {
+		switch {
+		case cur == "":
+			cur = p
+		case textutil.Width(cur+sep+p) <= w:
+			cur += sep + p
+		default:
+			lines = append(lines, cur)
+			cur = p
+		}
+		if textutil.Width(cur) > w {
+			wrapped := textutil.Wrap(cur, w)
+			lines = append(lines, wrapped[:len(wrapped)-1]...)
+			cur = wrapped[len(wrapped)-1]
+		}
+	}
+	return append(lines, cur)
 }

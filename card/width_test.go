@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dshkit/mentions/internal/textutil"
 )
 
@@ -38,6 +40,7 @@ func TestNoLineWiderThanTheCard(t *testing.T) {
 			c := New(msg, WithStyles(st), WithWidth(w), WithHeight(400), WithTitles(titles))
 			requireFits(t, c.View(), w, c.Height())
 			c.Toggle()
+			c.Render()
 			requireFits(t, c.View(), w, c.Height())
 		}
 	}
@@ -61,3 +64,39 @@ func TestFitCorrectsUndercountedGraphemes(t *testing.T) {
 }
 
 func widthOf(s string) int { w, _ := widest(s); return w }
+
+// TestSessionLineAsThePickerShowsIt: an expanded card names a session's
+// folder under the home as "~/…"; when the line is too wide the id gives
+// way to its short form before the folder is cut; the capture line
+// breaks between its phrases, indented, never inside "(113.6 KiB)".
+func TestSessionLineAsThePickerShowsIt(t *testing.T) {
+	cwd := "/home/dev/src/payments-service"
+	s := snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789abc", "Ledger", "hello")
+	s.Cwd = &cwd
+	msg := messageOf(s)
+	msg.Source.References[0].OmittedMessages = 4
+	msg.Source.References[0].OmittedBytes = 116224
+	for _, w := range []int{40, 80, 120} {
+		c := New(msg, WithStyles(PlainStyles()), WithWidth(w), WithHome("/home/dev"))
+		c.Toggle()
+		c.Render()
+		v := ansi.Strip(c.View())
+		if !strings.Contains(v, "~/src/") || strings.Contains(v, "/home/dev") {
+			t.Errorf("%d: the folder is not shown as ~/…:\n%s", w, v)
+		}
+		if !strings.Contains(v, "4 omitted (113.5 KiB)") {
+			t.Errorf("%d: the capture line is split inside a phrase:\n%s", w, v)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			if strings.Contains(l, "omitted") && !strings.HasPrefix(l, "│    ") {
+				t.Errorf("%d: the capture line lost its indent: %q", w, l)
+			}
+		}
+		if w == 40 && !strings.Contains(v, "0f8e2c4a · ~/src/") {
+			t.Errorf("40: the id did not give way to the folder:\n%s", v)
+		}
+		if w == 80 && !strings.Contains(v, "0f8e2c4a-1b2c-4d3e-8f90-123456789abc · ~/src/payments-service") {
+			t.Errorf("80: the whole id and folder fit, and are not shown:\n%s", v)
+		}
+	}
+}

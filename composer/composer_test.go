@@ -370,6 +370,7 @@ func TestSubmitFailuresKeepDraft(t *testing.T) {
 		{"self", "me " + mention(t, "current", "This very session"), sessionref.CodeSelfReference, "can't reference itself; remove @This very session", nil},
 		{"too many", mention(t, "s-parser", "a") + mention(t, "s-logs", "b") + mention(t, "s-emoji", "c") + mention(t, "s-cafe", "d"), sessionref.CodeTooMany, "at most 3 sessions", nil},
 		{"read failed", "read " + mention(t, "s-cafe", "Café menu"), sessionref.CodeReadFailed, "Couldn't read @Café menu: disk unplugged", nil},
+		{"read failed, label ends in ':'", "read " + mention(t, "s-cafe", "Menu:"), sessionref.CodeReadFailed, "Couldn't read @Menu: (disk unplugged).", nil},
 		{"budget", "huge " + mention(t, "s-huge", "Huge log"), sessionref.CodeBudgetExceeded, "@Huge log is too large to fit the 64 KiB snapshot budget", nil},
 	}
 	for _, c := range cases {

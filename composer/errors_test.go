@@ -176,3 +176,24 @@ func TestNewConcurrently(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// TestEnterOnSpacesSaysWhy: Enter on a draft of spaces and line breaks
+// sends nothing and says why; the next key takes the line away; Enter
+// on an empty draft stays silent.
+func TestEnterOnSpacesSaysWhy(t *testing.T) {
+	e := newEnv(t)
+	m := e.composer()
+	m, out := press(m, enter)
+	if len(out) != 0 || m.Err() != "" {
+		t.Fatalf("empty draft: out %v, error %q", out, m.Err())
+	}
+	m.SetValue("   \n  ")
+	m, out = press(m, enter)
+	if len(out) != 0 || m.Preparing() || !strings.Contains(m.Err(), "Nothing to send") || !strings.Contains(ansi.Strip(m.View()), "✗ Nothing to send") {
+		t.Fatalf("spaces: out %v, error %q\n%s", out, m.Err(), ansi.Strip(m.View()))
+	}
+	m, _ = press(m, tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if m.Err() != "" {
+		t.Fatalf("typing kept the error %q", m.Err())
+	}
+}

@@ -51,7 +51,7 @@ func (e *env) composerWithFiles(files []picker.Item) Model {
 		return out, nil
 	}
 	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20),
-		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithSlowAfter(time.Millisecond),
+		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick),
 		picker.WithSection(picker.Section{ID: "files", Title: "files", Source: src}), picker.WithOrder("files"))
 	m := New(p, ResolverPreparer(e.resolver, e.target))
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})

@@ -14,7 +14,13 @@ import (
 // submit starts preparing the draft in a Cmd.
 func (m Model) submit() (Model, tea.Cmd) {
 	draft := m.Value()
-	if m.prepare == nil || m.blank() {
+	if m.prepare == nil || len(m.atoms) == 0 {
+		return m, nil
+	}
+	if m.blank() {
+		// Spaces and line breaks alone: nothing is sent, and the user is
+		// told why Enter did nothing.
+		m.errLine = "Nothing to send: the draft holds only spaces."
 		return m, nil
 	}
 	m.closePicker()

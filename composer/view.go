@@ -205,7 +205,7 @@ func (m Model) footer() []string {
 	bindings := m.KeyMap().ShortHelp()
 	if m.picker.IsOpen() {
 		pk := m.picker.KeyMap()
-		bindings = append([]key.Binding{pk.Accept, pk.Dismiss}, bindings...)
+		bindings = append([]key.Binding{pk.Accept, pk.Dismiss, pk.Preview}, bindings...)
 	}
 	for _, b := range bindings {
 		if h := hint(b); h != "" && textutil.Width(line+" · "+h) <= m.width {

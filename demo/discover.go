@@ -66,6 +66,7 @@ func openIndex(o Options, q sessionref.SessionQuery, progress *chan indexMsg) (*
 	for _, root := range o.DiscoverRefuse {
 		opts = append(opts, discover.RefuseInside(root))
 	}
+	opts = append(opts, o.DiscoverOptions...)
 	ix, err := discover.Open(o.DiscoverPath, q, opts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("demo: full-text index: %w", err)
@@ -169,8 +170,11 @@ func (m Model) indexStatus() string {
 	switch {
 	case s.running && s.quiet:
 		return ""
-	case s.running && s.total > 0:
-		return fmt.Sprintf("%sindexing %d/%d… (titles are searchable meanwhile)", s.notice, s.done, s.total)
+	case s.running && s.total > 1:
+		// The session written in is indexed too, but the header does not
+		// count it among the sessions to reference: neither does this.
+		total := s.total - 1
+		return fmt.Sprintf("%sindexing %d/%d… (titles are searchable meanwhile)", s.notice, min(s.done, total), total)
 	case s.running:
 		return s.notice + "indexing…"
 	case s.err != nil:

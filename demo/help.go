@@ -97,6 +97,15 @@ func (m Model) writingHelp() [][]key.Binding {
 	ck := m.comp.KeyMap()
 	nl := ck.InsertNewline
 	groups := ck.FullHelp()
+	// The demo pages the transcript with its own keys before the
+	// composer sees them: a key listed under Screens is not listed here
+	// with another meaning.
+	mine := append(m.keys.ScrollUp.Keys(), m.keys.ScrollDown.Keys()...)
+	for gi, g := range groups {
+		groups[gi] = slices.DeleteFunc(slices.Clone(g), func(b key.Binding) bool {
+			return len(b.Keys()) > 0 && !slices.ContainsFunc(b.Keys(), func(k string) bool { return !slices.Contains(mine, k) })
+		})
+	}
 	for gi, g := range groups {
 		for i, b := range g {
 			if len(b.Keys()) < 2 || !slices.Equal(b.Keys(), nl.Keys()) {
@@ -151,12 +160,7 @@ func (m *Model) renderHelp() {
 		out = append(out, wrapText(textutil.Inline(m.opts.Notice), m.w)...)
 	}
 	for _, s := range m.helpSections() {
-		var cols []string
-		for _, g := range enabled(s.groups, s.all) {
-			if col := m.help.FullHelpView([][]key.Binding{g}); col != "" {
-				cols = append(cols, col)
-			}
-		}
+		cols := m.helpColumns(enabled(s.groups, s.all))
 		if len(cols) == 0 {
 			continue
 		}
@@ -170,6 +174,34 @@ func (m *Model) renderHelp() {
 		out[i] = textutil.Fit(l, m.w)
 	}
 	m.helpVP.SetContentLines(out)
+}
+
+// helpColumns renders a section's groups as columns of one width each,
+// their keys and their descriptions aligned, so that the rows the
+// columns wrap into line up as one table.
+func (m Model) helpColumns(groups [][]key.Binding) []string {
+	keyW, descW := 0, 0
+	for _, g := range groups {
+		for _, b := range g {
+			keyW = max(keyW, textutil.Width(b.Help().Key))
+			descW = max(descW, textutil.Width(b.Help().Desc))
+		}
+	}
+	st := m.help.Styles
+	var cols []string
+	for _, g := range groups {
+		if len(g) == 0 {
+			continue
+		}
+		lines := make([]string, len(g))
+		for i, b := range g {
+			k, d := b.Help().Key, b.Help().Desc
+			lines[i] = st.FullKey.Render(k) + strings.Repeat(" ", keyW-textutil.Width(k)+1) +
+				st.FullDesc.Render(d) + strings.Repeat(" ", descW-textutil.Width(d))
+		}
+		cols = append(cols, strings.Join(lines, "\n"))
+	}
+	return cols
 }
 
 // packColumns puts columns side by side, sep between them, starting a

@@ -91,8 +91,8 @@ func (m *Model) renderOverlays() {
 func (m Model) statusView() string {
 	var s string
 	switch {
-	case m.confirmQuit:
-		s = "Your draft is not sent: press ctrl+c again to quit and lose it, any other key to keep writing."
+	case m.asking():
+		s = m.quitQuestion()
 	case m.build.running:
 		s = m.build.progress()
 	case m.build.err != nil:
@@ -236,24 +236,28 @@ func (m Model) overlayView(title string, vp viewport.Model) string {
 			break
 		}
 	}
-	if m.confirmQuit {
+	if m.asking() {
 		bottom = "ctrl+c again quits and loses the draft"
+		if m.comp.Preparing() {
+			bottom = "ctrl+c again stops the send and quits"
+		}
 	}
 	return top + "\n" + vp.View() + "\n" + m.st.meta.Render(textutil.Fit(bottom, m.w))
 }
 
 // Least widths the header shortens the title and the cwd to before it
-// cuts the store's name.
+// cuts the store's counts.
 const (
 	headerMinTitle = 12
 	headerMinCwd   = 12
 )
 
-// header is the title bar: the demo's name, the session's title and cwd,
-// and where sessions come from. When it is too wide it gives up the
-// least needed first: the demo's name, then the middle of the cwd, then
-// the end of the title, and only then the end of the store's name (whose
-// counts come first).
+// header is the title bar: the demo's name (left out when the session's
+// title already says it), the session's title and cwd, and where
+// sessions come from. When it is too wide it gives up the least needed
+// first: the demo's name, then the store's name after its counts (the
+// root it names after " in "), then the middle of the cwd, then the end
+// of the title, and only then the rest of the store's name.
 func (m Model) header() string {
 	cwd := "(no cwd)"
 	if c := m.opts.Current.Cwd; c != nil {
@@ -265,19 +269,29 @@ func (m Model) header() string {
 	}
 	title, cwd, store := textutil.Inline(title), textutil.Inline(cwd), textutil.Inline(m.opts.StoreName)
 	const sep = " · "
-	s := " mentions demo" + sep + title + sep + cwd + sep + store
+	name := " mentions demo" + sep
+	if strings.Contains(strings.ToLower(title), "mentions demo") {
+		name = " "
+	}
+	s := name + title + sep + cwd + sep + store
 	if over := textutil.Width(s) - m.w; over > 0 {
-		s = " " + title + sep + cwd + sep + store
-		over = textutil.Width(s) - m.w
+		line := func() string { return " " + title + sep + cwd + sep + store }
+		over = textutil.Width(line()) - m.w
+		if i := strings.Index(store, " in "); over > 0 && i > 0 {
+			counts := textutil.Width(store[:i]) + 1 // and the "…"
+			if sw := textutil.Width(store); sw > counts {
+				store = textutil.Truncate(store, max(sw-over, counts), "…")
+			}
+		}
+		over = textutil.Width(line()) - m.w
 		if cw := textutil.Width(cwd); over > 0 && cw > headerMinCwd {
 			cwd = textutil.Middle(cwd, max(cw-over, headerMinCwd))
 		}
-		s = " " + title + sep + cwd + sep + store
-		over = textutil.Width(s) - m.w
+		over = textutil.Width(line()) - m.w
 		if tw := textutil.Width(title); over > 0 && tw > headerMinTitle {
 			title = textutil.Truncate(title, max(tw-over, headerMinTitle), "…")
 		}
-		s = " " + title + sep + cwd + sep + store
+		s = line()
 	}
 	return m.st.header.Render(textutil.Fit(s, m.w))
 }

@@ -30,6 +30,9 @@ type transcriptMsg struct {
 	surface sessionref.Surface
 	titles  map[string]string
 	err     error
+	// sent says the load follows a send: the transcript then scrolls to
+	// its newest message, wherever the user had scrolled it.
+	sent bool
 }
 
 // Model is the demo: a transcript of the current session rebuilt from the
@@ -53,6 +56,7 @@ type Model struct {
 	w, h        int
 	areaH       int // rows for the transcript and its scroll line
 	screen      screen
+	helpFrom    screen // where F1 was pressed: Esc or F1 goes back there
 	events      []sessionref.Event
 	cards       map[int64]card.Model // by the context event's seq
 	cardSpans   []cardSpan           // where cards are in the transcript
@@ -63,7 +67,8 @@ type Model struct {
 	quitting    bool              // the last frame: inline, it ends on an empty line
 	build       buildState
 	sentCount   int
-	follow      bool // keep the transcript scrolled to the bottom
+	follow      bool  // keep the transcript scrolled to the bottom
+	expanding   int64 // the card the user expanded, waiting for its render (-1: none)
 	laidOut     layoutKey
 	index       indexState     // the full-text index (discover.go)
 	indexCh     *chan indexMsg // where the index's progress goes
@@ -96,31 +101,35 @@ func New(o Options) (Model, error) {
 		o.Notice = joinNotice(o.Notice, searchOffNotice(err))
 	}
 	pickOpts = append(pickOpts, hitOpts...)
+	if o.Preview {
+		pickOpts = append(pickOpts, picker.WithPreview(picker.ResolverPreviewer(r, o.Current)))
+	}
 	p := picker.New(picker.ResolverSource(r, o.Current, sessionref.DefaultCandidateLimit), pickOpts...)
 	comp := composer.New(p, composer.ResolverPreparer(r, o.Current),
 		composer.WithBudget(r.Config().MaxReferenceBytes), composer.WithMaxReferences(r.Config().MaxReferences),
 		composer.WithStyles(comps.composer))
 	comp.SetVirtualCursor(false) // View places the terminal's own cursor
 	m := Model{
-		opts:     o,
-		keys:     DefaultKeyMap(),
-		cardKeys: card.DefaultKeyMap(),
-		st:       newStyles(palette(o.Plain, true)),
-		comps:    comps,
-		store:    o.Store,
-		query:    q,
-		resolver: r,
-		comp:     comp,
-		help:     help.New(),
-		vp:       viewport.New(),
-		inspVP:   viewport.New(),
-		helpVP:   viewport.New(),
-		cards:    map[int64]card.Model{},
-		w:        80,
-		h:        24,
-		follow:   true,
-		index:    indexState{ix: ix, running: ix != nil, notice: noticeOf(ix)},
-		indexCh:  indexCh,
+		opts:      o,
+		keys:      DefaultKeyMap(),
+		cardKeys:  card.DefaultKeyMap(),
+		st:        newStyles(palette(o.Plain, true)),
+		comps:     comps,
+		store:     o.Store,
+		query:     q,
+		resolver:  r,
+		comp:      comp,
+		help:      help.New(),
+		vp:        viewport.New(),
+		inspVP:    viewport.New(),
+		helpVP:    viewport.New(),
+		cards:     map[int64]card.Model{},
+		w:         80,
+		h:         24,
+		follow:    true,
+		expanding: -1,
+		index:     indexState{ix: ix, running: ix != nil, notice: noticeOf(ix)},
+		indexCh:   indexCh,
 	}
 	m.help.Styles = m.st.help
 	m.vp.KeyMap = viewport.KeyMap{} // the demo pages it; arrows belong to the composer
@@ -151,18 +160,19 @@ func (m Model) Init() tea.Cmd {
 // slow, and Update never waits for it.
 func (m Model) load(evs []sessionref.Event) tea.Cmd {
 	store, query, id := m.store, m.query, m.opts.Current.ID
+	sent := len(evs) > 0
 	return func() tea.Msg {
 		ctx := context.Background()
 		for _, ev := range evs {
 			if _, err := store.Append(id, ev); err != nil {
-				return transcriptMsg{err: err}
+				return transcriptMsg{err: err, sent: sent}
 			}
 		}
 		s, err := store.ReadSurface(ctx, id)
 		if err != nil {
-			return transcriptMsg{err: err}
+			return transcriptMsg{err: err, sent: sent}
 		}
-		return transcriptMsg{surface: s, titles: referencedTitles(ctx, query, s.Events)}
+		return transcriptMsg{surface: s, titles: referencedTitles(ctx, query, s.Events), sent: sent}
 	}
 }
 
@@ -209,19 +219,30 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
+		inspAt, helpAt := scrolled(m.inspVP), scrolled(m.helpVP)
 		m.layout()
 		m.rebuild()
 		m.renderOverlays()
+		// The open screen stays where it was read, as a share of its
+		// length: the lines wrap differently at the new width.
+		rescroll(&m.inspVP, inspAt)
+		rescroll(&m.helpVP, helpAt)
 		var cmd tea.Cmd
 		m.comp, cmd = m.comp.Update(msg)
 		m.layout()
-		return m, cmd
+		return m, tea.Batch(cmd, m.renderCards())
 	case tea.BackgroundColorMsg:
 		if !m.opts.Plain {
 			m.restyle(msg.IsDark())
 		}
+		return m, m.renderCards()
+	case card.RenderedMsg:
+		m.onRendered(msg)
 		return m, nil
 	case transcriptMsg:
+		if msg.sent {
+			m.follow = true // the message and its reply come into view
+		}
 		m.loadErr = msg.err
 		if msg.err == nil {
 			m.events = msg.surface.Events
@@ -245,9 +266,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onResync()
 	case composer.SubmittedMsg:
 		m.sentCount++
+		m.confirmQuit = false // the draft it asked about is sent
+		m.follow = true
+		m.layout()
 		return m, m.load(messagesFor(msg))
 	case card.ToggledMsg:
-		return m, nil
+		return m, nil // the card's Expanded said it already, in the Update that toggled it
 	case tea.KeyPressMsg:
 		m.noticeGone = true // it was read; F1 keeps it
 		if cmd, ok := m.handleKey(msg); ok {

@@ -29,8 +29,24 @@ func TestHeaderKeepsStoreCounts(t *testing.T) {
 			t.Errorf("%d columns: header lost the title or the cwd: %q", w, h)
 		}
 	}
+	// The store's root goes before the title and the cwd are cut.
+	m, _ := startWith(t, 100, 24, func(o *Options) {
+		o.Title = "Fix the flaky CI"
+		o.StoreName = "300 generated + 77 DeepSeek Harness sessions in /work/shared/testdata/dshlogs/and/deeper"
+	})
+	if h := ansi.Strip(m.header()); !strings.HasPrefix(h, " Fix the flaky CI · ~/src/mentions · 300 generated + 77 DeepSeek Harness sessions in /w") || !strings.HasSuffix(strings.TrimRight(h, " "), "…") {
+		t.Errorf("100 columns: the title or cwd is cut before the root: %q", h)
+	}
+	// A title that says "mentions demo" is not preceded by the demo's name.
+	m, _ = startWith(t, 80, 24, func(o *Options) {
+		o.Title = "Mentions demo"
+		o.StoreName = "fakestore, 300 sessions"
+	})
+	if h := ansi.Strip(m.header()); strings.TrimRight(h, " ") != " Mentions demo · ~/src/mentions · fakestore, 300 sessions" {
+		t.Errorf("80 columns, default title: %q", h)
+	}
 	// Wide enough: nothing is given up.
-	m, _ := startWith(t, 200, 24, func(o *Options) {
+	m, _ = startWith(t, 200, 24, func(o *Options) {
 		o.StoreName = "300 generated + 77 DeepSeek Harness sessions in /work/shared/testdata/dshlogs"
 	})
 	if h := ansi.Strip(m.header()); !strings.HasPrefix(h, " mentions demo · Demo · ~/src/mentions · 300 generated") || strings.Contains(h, "…") {
@@ -62,9 +78,15 @@ func TestNoticeShown(t *testing.T) {
 // the status line; once it is done the notice is back.
 func TestIndexProgressThenNotice(t *testing.T) {
 	m, _ := startWith(t, 80, 24, func(o *Options) { o.Notice = "0 DeepSeek Harness sessions in /logs" })
-	m.index.running, m.index.done, m.index.total = true, 3, 10
+	// The store holds the session written in besides the sessions the
+	// header counts: the progress counts as the header does.
+	m.index.running, m.index.done, m.index.total = true, 3, 11
 	if s := ansi.Strip(m.statusView()); !strings.Contains(s, "indexing 3/10") {
 		t.Fatalf("while indexing: %q", s)
+	}
+	m.index.done = 11
+	if s := ansi.Strip(m.statusView()); !strings.Contains(s, "indexing 10/10") {
+		t.Fatalf("at the end: %q", s)
 	}
 	m.index.running = false
 	if s := ansi.Strip(m.statusView()); !strings.Contains(s, "0 DeepSeek Harness sessions in /logs") {

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshkit/mentions/discover"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -61,6 +62,15 @@ type Options struct {
 	DiscoverPath string
 	// DiscoverRefuse lists sessions roots the index file must not be in.
 	DiscoverRefuse []string
+	// DiscoverOptions are more options of the index (discover.WithLimits
+	// to bound what a session puts in it, for one).
+	DiscoverOptions []discover.Option
+	// Preview shows, in the picker, what the model would receive of the
+	// highlighted session (picker.WithPreview through the demo's own
+	// resolver): beside the rows from 100 columns, in their place with
+	// alt+p or F2 below. cmd/mentions-demo turns it on (--no-preview
+	// turns it off).
+	Preview bool
 	// Resync is how long after a Sync ends the next one starts, so the
 	// index follows sessions that change while the demo runs (a live
 	// sessions root, the demo's own messages). These later Syncs show no

@@ -12,11 +12,12 @@ import (
 func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.keys
 	if key.Matches(msg, k.Quit) {
-		if m.confirmQuit || m.comp.Value() == "" {
+		if m.asking() || m.comp.Value() == "" && !m.comp.Preparing() {
 			m.quitting, m.confirmQuit = true, false
 			return tea.Quit, true
 		}
-		// The draft would be lost: ask first. The question goes on the
+		// The draft (or the send in flight) would be lost: ask first.
+		// The question goes on the
 		// status line, which the popup may cover, so the picker closes
 		// (as Esc closes it: the draft stays as it is).
 		m.confirmQuit = true
@@ -31,10 +32,19 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			vp = &m.helpVP
 		}
 		switch {
+		case m.screen == inspectScreen && key.Matches(msg, k.Help):
+			// F1 over the inspector: the keys, and back to the inspector.
+			m.screen, m.helpFrom = helpScreen, inspectScreen
+			m.renderHelp()
+			m.helpVP.GotoTop()
 		case key.Matches(msg, k.Back),
 			m.screen == inspectScreen && key.Matches(msg, k.Inspect),
 			m.screen == helpScreen && key.Matches(msg, k.Help):
-			m.screen = chatScreen
+			if m.screen == helpScreen {
+				m.screen, m.helpFrom = m.helpFrom, chatScreen
+			} else {
+				m.screen = chatScreen
+			}
 		case key.Matches(msg, k.GoToStart):
 			vp.GotoTop()
 		case key.Matches(msg, k.GoToEnd):
@@ -51,7 +61,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.inspVP.GotoTop()
 		return nil, true
 	case key.Matches(msg, k.Help):
-		m.screen = helpScreen
+		m.screen, m.helpFrom = helpScreen, chatScreen
 		m.renderHelp()
 		m.helpVP.GotoTop()
 		return nil, true
@@ -64,11 +74,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false // paging keys move in the picker
 	case key.Matches(msg, k.ScrollUp):
 		m.vp.PageUp()
-		m.follow = m.vp.AtBottom()
+		m.follow, m.expanding = m.vp.AtBottom(), -1 // the user's scroll stays
 		return nil, true
 	case key.Matches(msg, k.ScrollDown):
 		m.vp.PageDown()
-		m.follow = m.vp.AtBottom()
+		m.follow, m.expanding = m.vp.AtBottom(), -1
 		return nil, true
 	}
 	return nil, false
@@ -106,7 +116,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		case tea.MouseWheelDown:
 			m.vp.ScrollDown(3)
 		}
-		m.follow = m.vp.AtBottom()
+		m.follow, m.expanding = m.vp.AtBottom(), -1
 	case tea.MouseClickMsg:
 		if mouse.Y >= top+m.vp.Height() {
 			break // the scroll line: no card is drawn there
@@ -116,4 +126,20 @@ func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 		}
 	}
 	return nil, true
+}
+
+// asking reports whether a ctrl+c is waiting for its second press: it
+// was pressed with a draft or a send in flight, and there still is one
+// (a send that completes empties the draft, and the question goes).
+func (m Model) asking() bool {
+	return m.confirmQuit && (m.comp.Preparing() || m.comp.Value() != "")
+}
+
+// quitQuestion is the question a first ctrl+c asks, in the words of the
+// state it would end: a send in flight, or a draft.
+func (m Model) quitQuestion() string {
+	if m.comp.Preparing() {
+		return "Your message is being sent: press ctrl+c again to stop the send and quit (nothing is sent, the draft is lost), esc to stop it and keep the draft, or wait."
+	}
+	return "Your draft is not sent: press ctrl+c again to quit and lose it, any other key to keep writing."
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 
 	"github.com/dshkit/mentions/internal/textutil"
 )
@@ -93,12 +94,16 @@ func (m Model) mouseHelp() [][]key.Binding {
 	if m.opts.NoMouse {
 		return nil
 	}
-	return [][]key.Binding{{
+	bs := []key.Binding{
 		b("wheel", "scroll the transcript or screen"),
 		b("click", "expand/collapse a card"),
 		b("click", "pick a session in the picker"),
 		b("click", "outside the picker: close it"),
-	}}
+	}
+	if m.opts.Preview {
+		bs = append(bs, b("hover", "preview a session in the picker"), b("wheel", "over the preview: scroll it"))
+	}
+	return [][]key.Binding{bs}
 }
 
 func plural(n int, word string) string {
@@ -106,4 +111,23 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// scrolled is how far down vp is, from 0 (its top) to 1 (its bottom).
+func scrolled(vp viewport.Model) float64 {
+	room := vp.TotalLineCount() - vp.Height()
+	if room <= 0 {
+		return 0
+	}
+	return min(float64(vp.YOffset())/float64(room), 1)
+}
+
+// rescroll puts vp as far down as at was: its top stays its top, its
+// bottom its bottom, and a place between keeps its share.
+func rescroll(vp *viewport.Model, at float64) {
+	room := vp.TotalLineCount() - vp.Height()
+	if room <= 0 {
+		return
+	}
+	vp.SetYOffset(int(at*float64(room) + 0.5))
 }

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -237,5 +238,114 @@ func TestClickOnScrollLineTogglesNothing(t *testing.T) {
 		if c.Expanded() != before[seq] {
 			t.Fatalf("a click on the scroll line (row %d) toggled card %d", row, seq)
 		}
+	}
+}
+
+// TestSendScrollsToTheNewest: after the transcript was scrolled up (pgup,
+// or pgup then ctrl+o expanding a card), a send brings the message and
+// its reply into view, so the send never looks lost.
+func TestSendScrollsToTheNewest(t *testing.T) {
+	for _, keys := range [][]tea.KeyPressMsg{{pgUp}, {pgUp, ctrlO}} {
+		for _, sz := range [][2]int{{40, 12}, {80, 16}} {
+			m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, sz[0], sz[1], nil)
+			m = sendWithReference(m) // enough lines to scroll
+			for _, k := range keys {
+				m = drive(m, k)
+			}
+			if m.vp.AtBottom() {
+				t.Fatalf("%v %v: setup: the transcript is at its bottom", sz, keys)
+			}
+			m = typeIn(m, "zzq latest words")
+			m = drive(m, enter)
+			if !m.vp.AtBottom() {
+				t.Fatalf("%v %v: after a send the transcript is not at its newest:\n%s", sz, keys, text(m))
+			}
+			if sc := text(m); !strings.Contains(strings.Join(strings.Fields(sc), " "), "zzq latest words Assistant · demo stand-in [demo stand-in, no model] Message received.") || moreBelow.MatchString(sc) {
+				t.Fatalf("%v %v: the reply is not in view:\n%s", sz, keys, sc)
+			}
+		}
+	}
+}
+
+// TestCardRendersOffUpdate: ctrl+o and a resize of an expanded card
+// return with a placeholder where the conversation goes; the Cmd they
+// return renders it, and the card the user expanded shows from its top.
+func TestCardRendersOffUpdate(t *testing.T) {
+	m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 80, 16, nil)
+	next, cmd := m.Update(ctrlO)
+	m = next.(Model)
+	seq, _ := m.lastCard()
+	if c := m.cards[seq]; !c.Expanded() || !c.Rendering() || !strings.Contains(text(m), "rendering the conversation…") {
+		t.Fatalf("ctrl+o: expanded %v, rendering %v:\n%s", c.Expanded(), c.Rendering(), text(m))
+	}
+	for _, msg := range run(cmd) {
+		m = drive(m, msg)
+	}
+	sc := text(m)
+	if m.cards[seq].Rendering() || strings.Contains(sc, "rendering the conversation…") || !strings.Contains(sc, "▾ Referenced") || !strings.Contains(sc, "You:") {
+		t.Fatalf("the render did not show the card from its top:\n%s", sc)
+	}
+	next, cmd = m.Update(tea.WindowSizeMsg{Width: 60, Height: 16})
+	m = next.(Model)
+	if !m.cards[seq].Rendering() {
+		t.Fatal("a resize rendered the expanded card in Update")
+	}
+	for _, msg := range run(cmd) {
+		m = drive(m, msg)
+	}
+	if m.cards[seq].Rendering() || strings.Contains(text(m), "rendering the conversation…") {
+		t.Fatalf("after a resize the render did not come:\n%s", text(m))
+	}
+}
+
+// TestHelpLaidOutAsOneTable: F1's columns line up across the rows they
+// wrap into (each section one table), pgup is listed once with one
+// meaning, F1 over the inspector opens the keys and Esc goes back to
+// the inspector, and a resize keeps F1 where it was read.
+func TestHelpLaidOutAsOneTable(t *testing.T) {
+	m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 80, 40, nil)
+	m = drive(m, f1)
+	lines := strings.Split(ansi.Strip(m.helpVP.GetContent()), "\n")
+	// In the Writing section every description starts in one column.
+	descAt := map[int]bool{}
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		for _, first := range []string{"shift+enter ", "home ", "ctrl+home "} { // rows of both tables
+			if strings.HasPrefix(l, first) {
+				descAt[len(l)-len(strings.TrimLeft(l[len(first):], " "))] = true
+			}
+		}
+	}
+	if len(descAt) != 1 {
+		t.Fatalf("Writing's descriptions start in %d columns:\n%s", len(descAt), strings.Join(lines, "\n"))
+	}
+	writing := strings.Join(lines[:slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "In the picker") })], "\n")
+	if strings.Contains(writing, "pgup") || strings.Contains(writing, "pgdn") {
+		t.Fatalf("pgup listed under Writing, though the transcript takes it:\n%s", writing)
+	}
+
+	m = drive(drive(m, esc), ctrlT)
+	m = drive(m, f1)
+	if m.screen != helpScreen {
+		t.Fatal("F1 in the inspector does nothing")
+	}
+	if m = drive(m, esc); m.screen != inspectScreen {
+		t.Fatalf("Esc from F1 opened over the inspector went to screen %d", m.screen)
+	}
+
+	m = drive(drive(m, esc), tea.WindowSizeMsg{Width: 60, Height: 14})
+	m = drive(m, f1)
+	for range 2 {
+		m = drive(m, pgDn)
+	}
+	at := scrolled(m.helpVP)
+	if at == 0 || at == 1 {
+		t.Fatalf("setup: F1 at %v", at)
+	}
+	m = drive(m, tea.WindowSizeMsg{Width: 50, Height: 14})
+	if got := scrolled(m.helpVP); got < at-0.15 || got > at+0.15 {
+		t.Fatalf("a resize moved F1 from %.2f to %.2f of its length", at, got)
 	}
 }

@@ -48,6 +48,17 @@ func (m *Model) updateCard(seq int64, msg tea.Msg) tea.Cmd {
 	}
 	c, cmd := c.Update(msg)
 	m.cards[seq] = c
+	m.showCard(seq)
+	m.expanding = -1
+	if c.Rendering() {
+		m.expanding = seq // its render, when it comes, is shown from its top
+	}
+	return cmd
+}
+
+// showCard rebuilds the transcript after card seq changed its height and
+// keeps the card's top in view.
+func (m *Model) showCard(seq int64) {
 	m.follow = false
 	m.rebuild()
 	for _, s := range m.cardSpans {
@@ -59,7 +70,40 @@ func (m *Model) updateCard(seq int64, msg tea.Msg) tea.Cmd {
 		}
 	}
 	m.follow = m.vp.AtBottom()
-	return cmd
+}
+
+// onRendered hands a card's rendered conversations to the card waiting
+// for them (each card takes only its own). The card the user just
+// expanded is shown from its top; one rendered again after a resize or a
+// restyle leaves the scroll where it is.
+func (m *Model) onRendered(msg card.RenderedMsg) {
+	for seq, c := range m.cards {
+		if !c.Rendering() {
+			continue
+		}
+		c, _ = c.Update(msg)
+		m.cards[seq] = c
+		if c.Rendering() {
+			continue
+		}
+		if seq == m.expanding {
+			m.expanding = -1
+			m.showCard(seq)
+		} else {
+			m.rebuild()
+		}
+	}
+}
+
+// renderCards is the Cmds that render the expanded cards waiting for
+// their conversations at the current width and styles (after a resize
+// or a restyle): the rendering is never done in Update.
+func (m Model) renderCards() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, c := range m.cards {
+		cmds = append(cmds, c.RenderCmd())
+	}
+	return tea.Batch(cmds...)
 }
 
 // cardAt is the card on screen row y.
@@ -110,7 +154,11 @@ func (m *Model) rebuild() {
 			if !ok {
 				// The transcript scrolls, so a card is never capped (and
 				// its own scroll keys stay off).
-				c = card.FromEvent(ev, card.WithHeight(1<<20), card.WithStyles(m.comps.card), card.WithKeyMap(m.cardKeys), card.WithTitles(titleFunc(m.titles)))
+				opts := []card.Option{card.WithHeight(1 << 20), card.WithStyles(m.comps.card), card.WithKeyMap(m.cardKeys), card.WithTitles(titleFunc(m.titles))}
+				if m.opts.Home != "" {
+					opts = append(opts, card.WithHome(m.opts.Home))
+				}
+				c = card.FromEvent(ev, opts...)
 			}
 			c.SetWidth(m.w)
 			m.cards[seq] = c

@@ -10,8 +10,9 @@ require (
 	modernc.org/sqlite v1.29.0
 )
 
+require github.com/charmbracelet/x/ansi v0.11.7
+
 require (
-	github.com/charmbracelet/x/ansi v0.11.7 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect

@@ -15,21 +15,31 @@ import (
 )
 
 // gatedStore counts the ReadSurface calls under way at once, without
-// waiting on the clock: the first read of a Sync is alone (Sync learns
-// the size of a surface before it reads more at once), and each later
-// read waits until a second one runs beside it (at most 5 s once, so
-// that a Sync that reads one at a time fails the test instead of
-// hanging); with cancelAt set, the read of that number
+// waiting on the clock: every read but the first (which a Sync makes
+// alone, to learn a surface's size) waits until a second one runs beside
+// it (at most 5 s once, so that a Sync that reads one at a time fails
+// the test instead of hanging); with cancelAt set, the read of that number
 // cancels the Sync and waits for its context to end. The session
 // "broken" cannot be read.
 type gatedStore struct {
 	*fakestore.Store
 	mu           sync.Mutex
 	now, most, n int
+	calls        int // reads ever made
 	cancelAt     int
 	cancel       context.CancelFunc
 	overlapped   chan struct{} // closed when two reads first run at once, or after 5 s
 	once         sync.Once
+}
+
+// firstRead is a closed channel for the first read, which does not wait.
+func firstRead(first bool) <-chan struct{} {
+	if !first {
+		return nil
+	}
+	c := make(chan struct{})
+	close(c)
+	return c
 }
 
 func (s *gatedStore) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
@@ -37,10 +47,11 @@ func (s *gatedStore) ReadSurface(ctx context.Context, id string) (sessionref.Sur
 	s.now++
 	s.n++
 	cancelNow := s.cancelAt > 0 && s.n == s.cancelAt
-	first := s.n == 1
 	if s.now >= 2 {
 		s.once.Do(func() { close(s.overlapped) })
 	}
+	first := s.calls == 0
+	s.calls++
 	s.most = max(s.most, s.now)
 	s.mu.Unlock()
 	defer func() {
@@ -53,11 +64,9 @@ func (s *gatedStore) ReadSurface(ctx context.Context, id string) (sessionref.Sur
 		<-ctx.Done()
 		return sessionref.Surface{}, ctx.Err()
 	}
-	if first {
-		return s.Store.ReadSurface(ctx, id)
-	}
 	select {
 	case <-s.overlapped:
+	case <-firstRead(first):
 	case <-time.After(5 * time.Second):
 		s.once.Do(func() { close(s.overlapped) }) // no read ahead: most stays 1
 	case <-ctx.Done():

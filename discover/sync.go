@@ -408,7 +408,7 @@ func nullTitle(t *sessionref.Title) sql.NullString {
 	if t == nil {
 		return sql.NullString{}
 	}
-	return sql.NullString{String: clean(t.Text), Valid: true}
+	return sql.NullString{String: readable(t.Text), Valid: true}
 }
 
 func nullInt(p *int64) sql.NullInt64 {

@@ -5,6 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -56,7 +58,18 @@ func (bb *bodyBuilder) add(e *sessionref.Event) bool {
 	return bb.b.Len() < bb.perSession
 }
 
-func (bb *bodyBuilder) String() string { return clean(bb.b.String()) }
+func (bb *bodyBuilder) String() string { return readable(bb.b.String()) }
+
+// readable is clean text as a terminal shows it: its escape sequences
+// (colours, OSC strings) removed, so a word stuck to one ("\x1b[1mretry")
+// is indexed, and found, as the word it is.
+func readable(s string) string {
+	s = clean(s)
+	if strings.ContainsAny(s, "\x1b\u009b\u009d\u0090\u009e\u009f") {
+		s = ansi.Strip(s)
+	}
+	return s
+}
 
 // clean makes text valid UTF-8 without NUL bytes, which SQLite text and
 // the tokenizers stop at.

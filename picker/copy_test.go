@@ -43,18 +43,26 @@ func (g gate) hits(ctx context.Context, q string) ([]Hit, error) {
 	return []Hit{{Candidate: corpus[3], Snippet: "said " + q}}, nil
 }
 
+func (g gate) files(ctx context.Context, q string) ([]Item, error) {
+	if err := g.wait(ctx); err != nil {
+		return nil, err
+	}
+	return []Item{{Label: q + ".go"}}, nil
+}
+
 func noTick(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 
-// A copy's Close cancels the fetch and the search it shares with the live
-// model, but the live model asks again and shows the answers, never
-// "context canceled"; the copy stays closed.
+// A copy's Close cancels the fetches it shares with the live model (the
+// candidates, the hits, a host's section), but the live model asks again
+// and shows the answers, never "context canceled"; the copy stays closed.
 func TestCopyCloseLeavesTheLiveFetch(t *testing.T) {
 	g := gate{open: make(chan struct{}), cancelled: make(chan struct{}, 8)}
-	live, cmd := newTestPicker(g, WithHitSource(g.hits), WithTick(noTick)).Open("pars")
+	live, cmd := newTestPicker(g, WithHitSource(g.hits), WithTick(noTick),
+		WithSection(Section{ID: "files", Title: "files", Source: g.files})).Open("pars")
 	copied := live.Close()
 	msgs := run(cmd) // both return their cancellation
-	if len(g.cancelled) != 2 {
-		t.Fatalf("%d of the fetch and the search were cancelled by the copy, want both: the test proves nothing", len(g.cancelled))
+	if len(g.cancelled) != 3 {
+		t.Fatalf("%d of the three fetches were cancelled by the copy, want all: the test proves nothing", len(g.cancelled))
 	}
 	var again []tea.Cmd
 	for _, msg := range msgs {
@@ -69,8 +77,8 @@ func TestCopyCloseLeavesTheLiveFetch(t *testing.T) {
 	for _, c := range again {
 		live, _ = settle(live, c)
 	}
-	if len(live.Items()) != 2 || len(live.Hits()) != 1 || live.Err() != nil || live.HitErr() != nil {
-		t.Fatalf("live picker: %d items, %d hits, %v, %v", len(live.Items()), len(live.Hits()), live.Err(), live.HitErr())
+	if len(live.Items()) != 2 || len(live.Hits()) != 1 || len(live.SectionItems("files")) != 1 || live.Err() != nil || live.HitErr() != nil {
+		t.Fatalf("live picker: %d items, %d hits, %d files, %v, %v", len(live.Items()), len(live.Hits()), len(live.SectionItems("files")), live.Err(), live.HitErr())
 	}
 	if v := ansi.Strip(live.View()); strings.Contains(v, "cancel") || !strings.Contains(v, "said pars") {
 		t.Fatalf("live view:\n%s", v)

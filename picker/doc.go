@@ -83,6 +83,32 @@
 // asked for before the answers came picks the first match in the order
 // of the sections, waiting for a section drawn before it.
 //
+// # Looking before picking
+//
+// With WithPreview (off by default) the popup shows a preview of the
+// highlighted session, a candidate or a hit: what the model would
+// receive if the draft referenced it now. ResolverPreviewer reads it
+// through the resolver's own Prepare, as a send does, so the counts
+// (messages kept of total, omitted messages and bytes, compacted,
+// truncated, as a card's collapsed line says them) and the conversation
+// are the send's, and a session that cannot be referenced shows the
+// error a send would give, in the words of sessionref.Describe. The
+// conversation is drawn as plain sanitised text, newest last and
+// scrolled to its end; a hit's is scrolled to the message that matched,
+// its terms underlined. In a pane at least PreviewMinWidth (100) cells
+// wide it stands beside the rows; in a narrower one the Preview key
+// (alt+p or F2) shows it in place of the rows and back (pgup and pgdn
+// then page it). Hovering a row previews it, and the wheel over the
+// preview scrolls it.
+//
+// The read runs in a tea.Cmd, one at a time: when the highlight moves
+// while a read runs, that read is cancelled and, once its answer is in,
+// only the session highlighted last is read. Previews are cached by
+// session within a byte budget (WithPreviewCache), shown at once when
+// the highlight comes back, and read again once per opening of the popup
+// in case the session moved on (the preview names its capture seq in its
+// record). A keystroke never waits for a read.
+//
 // # Following the current session
 //
 // A host that switches sessions calls [Model.SetTarget] instead of

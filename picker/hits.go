@@ -117,15 +117,17 @@ func (m Model) applyHits(msg HitsMsg) (Model, tea.Cmd) {
 	}
 	m.stopHits()
 	m.hitsPending = false
+	keep, had := m.cursorSession()
 	m.hitsAll, m.hitErr, m.hitsQuery = msg.Hits, msg.Err, msg.Query
 	if msg.Err != nil {
 		m.hitsAll = nil
 	}
 	id, at, chose := m.hostChoice()
 	m.filterHits()
-	if chose && m.restoreCursor(id, at) {
-		// the host's item the user moved to stays highlighted
-	} else if len(m.items) == 0 || m.cursor >= m.entries() {
+	switch {
+	case chose && m.restoreCursor(id, at): // the host's item the user moved to stays highlighted
+	case had && m.keepCursorOn(keep): // the session the user sees stays highlighted
+	case len(m.items) == 0 || m.cursor >= m.entries():
 		m.cursor = 0
 		m.skipDisabled(1)
 	}

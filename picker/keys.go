@@ -26,6 +26,14 @@ type KeyMap struct {
 	AcceptEnter key.Binding
 	// Dismiss closes the picker (Esc).
 	Dismiss key.Binding
+	// Preview shows the preview of the highlighted session in place of
+	// the rows, and the rows again (alt+p or F2): only with a previewer
+	// (see [WithPreview]) in a pane narrower than [PreviewMinWidth],
+	// where it does not fit beside them. Neither key types text, and no
+	// editor of the module or the bubbles textarea uses them; ctrl+o, F1
+	// and ctrl+t are the demo's, ctrl+v pastes in some terminals, and a
+	// printable key such as '?' belongs to the query.
+	Preview key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -40,17 +48,18 @@ func DefaultKeyMap() KeyMap {
 		Accept:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "mention")),
 		AcceptEnter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "mention")),
 		Dismiss:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Preview:     key.NewBinding(key.WithKeys("alt+p", "f2"), key.WithHelp("alt+p", "preview")),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Accept, k.Dismiss}
+	return []key.Binding{k.Up, k.Down, k.Accept, k.Dismiss, k.Preview}
 }
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss, k.Preview}}
 }
 
 // withState narrows the bindings to those that do something in the given
@@ -62,5 +71,6 @@ func (k KeyMap) withState(open, rows, pickable bool) KeyMap {
 	k.Accept.SetEnabled(k.Accept.Enabled() && open && pickable)
 	k.AcceptEnter.SetEnabled(k.AcceptEnter.Enabled() && open && pickable)
 	k.Dismiss.SetEnabled(k.Dismiss.Enabled() && open)
+	k.Preview.SetEnabled(false) // see Model.KeyMap
 	return k
 }

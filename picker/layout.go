@@ -1,6 +1,10 @@
 package picker
 
-import "charm.land/lipgloss/v2"
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
 
 // SetScreenSize tells the picker the screen size, for placement. The
 // popup stays inside the screen unless SetBounds gives it a pane.
@@ -31,6 +35,12 @@ type geometry struct {
 	rows        int // candidate rows shown
 	lines       int // content lines: rows, plus the footer; or the status
 	footerLines int // the last content lines are the footer, wrapped
+	// The preview: previewW cells wide from screen column previewLeft,
+	// over all the content lines; beside the rows (innerW is then the
+	// rows' part, and a rule between them) or, with rows 0, in their
+	// place. previewW is 0 when no preview shows.
+	previewW    int
+	previewLeft int
 }
 
 // area is the rectangle the popup must stay in.
@@ -49,28 +59,21 @@ func (m Model) layout() geometry {
 	f := m.styles.Frame
 	frameW, frameH := f.GetHorizontalFrameSize(), f.GetVerticalFrameSize()
 	a := m.area()
-	w := a.W
+	w := min(a.W, DefaultMaxWidth) // wider, the columns would only spread apart
 	if m.width > 0 {
 		w = min(m.width, a.W)
 	}
 	if w-frameW < 1 || a.H-frameH < 1 {
 		return geometry{} // the frame alone fills the bounds
 	}
-	status, _, statusOnly := m.status()
-	footer, _, hasFooter := m.footer()
-	want, footerLines := 0, 0
-	switch {
-	case statusOnly:
-		want = len(m.wrapText(status, w-frameW, maxTextLines))
-	case m.totalLines() > 0:
-		want = min(m.totalLines(), m.maxLines())
-		if hasFooter {
-			footerLines = len(m.wrapText(footer, w-frameW, maxTextLines))
-			want += footerLines
-		}
-	}
+	_, _, statusOnly := m.status()
+	want, footerLines := m.contentLines(w - frameW)
 	if want == 0 {
 		return geometry{} // nothing yet: stay hidden rather than flicker
+	}
+	preview := !statusOnly && m.previewing()
+	if preview {
+		want = max(want, previewMinLines)
 	}
 	h := want + frameH
 	above := m.anchorTop - a.Y
@@ -104,7 +107,70 @@ func (m Model) layout() geometry {
 		g.rows = g.lines - max(g.footerLines, 0)
 		g.footerLines = max(g.footerLines, 0)
 	}
+	switch {
+	case preview && m.previewWide():
+		// Beside the rows, after a one-cell rule: the rows keep 55% of
+		// the inside, and at least 60 cells while the preview keeps 36,
+		// so titles stay readable in a pane near PreviewMinWidth.
+		rowsW := max(g.innerW*55/100, min(60, g.innerW-37))
+		g.previewW = g.innerW - rowsW - 1
+		g.innerW = rowsW
+		g.previewLeft = g.left + g.innerW + 1
+	case preview:
+		g.previewW, g.previewLeft = g.innerW, g.left
+		g.rows, g.footerLines = 0, 0
+	}
 	return g
+}
+
+// DefaultMaxWidth is the widest the popup is, frame included, unless
+// [WithWidth] says otherwise: on a wider screen its columns would only
+// spread apart.
+const DefaultMaxWidth = 120
+
+// contentLines is how many lines the popup's content wants at inner
+// width innerW, and how many of them are the footer's: the status alone,
+// or the rows (at most maxLines) and the footer. While an answer to the
+// current query is still awaited the popup keeps the lines it has shown
+// (held) and keeps room for the hits, so a keystroke changes its height
+// at most once, when both answers are in, and only to fit them.
+func (m Model) contentLines(innerW int) (want, footerLines int) {
+	status, _, statusOnly := m.status()
+	footer, _, hasFooter := m.footer()
+	switch {
+	case statusOnly:
+		want = len(m.wrapText(status, innerW, maxTextLines))
+	case m.totalLines() > 0:
+		want = min(m.totalLines(), m.maxLines())
+		if m.hitSource != nil && m.hitsPending && strings.TrimSpace(m.query) != "" {
+			// Room for the hits section while they are searched, so the
+			// popup does not grow when they arrive.
+			want = max(want, min(len(m.items), m.maxRows)+hitSectionExtra)
+		}
+		if hasFooter {
+			footerLines = len(m.wrapText(footer, innerW, maxTextLines))
+			want += footerLines
+		}
+	}
+	if want > 0 && (m.pending || m.hitsPending) {
+		want = max(want, m.held)
+	}
+	return want, footerLines
+}
+
+// hold records the lines the popup shows now, which it keeps while an
+// answer is awaited.
+func (m *Model) hold() {
+	if !m.open {
+		m.held = 0
+		return
+	}
+	f := m.styles.Frame
+	w := min(m.area().W, DefaultMaxWidth)
+	if m.width > 0 {
+		w = min(m.width, m.area().W)
+	}
+	m.held, _ = m.contentLines(w - f.GetHorizontalFrameSize())
 }
 
 // Rect is where the popup is drawn on the screen, frame included; zero

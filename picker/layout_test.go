@@ -150,14 +150,15 @@ func TestHighlightCoversTheWholeRow(t *testing.T) {
 	}
 }
 
-// The popup's width follows its bounds, at any screen width.
+// The popup's width follows its bounds, at any screen width, up to
+// DefaultMaxWidth (wider, its columns would only spread apart).
 func TestWidthFollowsBounds(t *testing.T) {
-	for _, w := range []int{20, 40, 96, 97, 150, 240} {
+	for _, w := range []int{20, 40, 96, 97, 120, 150, 240} {
 		m := newTestPicker(&fakeSource{})
 		m.SetScreenSize(w, 30)
 		m.SetAnchor(0, 28)
 		m = openWith(t, m, "")
-		if r := m.Rect(); r.W != w {
+		if r := m.Rect(); r.W != min(w, DefaultMaxWidth) {
 			t.Errorf("screen %d: popup %d wide", w, r.W)
 		}
 		checkBox(t, m)
@@ -171,9 +172,20 @@ func TestWidthFollowsBounds(t *testing.T) {
 	if r := m.Rect(); r.X != 30 || r.W != 120 || r.Y < 5 || r.Y+r.H > 33 {
 		t.Fatalf("rect %+v outside the pane or over the anchor", r)
 	}
+	m.SetBounds(Rect{X: 30, Y: 5, W: 100, H: 30})
+	if r := m.Rect(); r.X != 30 || r.W != 100 {
+		t.Fatalf("rect %+v: not the pane's width", r)
+	}
 	m.SetBounds(Rect{})
-	if r := m.Rect(); r.W != 200 {
+	if r := m.Rect(); r.W != DefaultMaxWidth || r.Y+r.H > 33 {
 		t.Fatalf("zero bounds should go back to the screen: %+v", r)
+	}
+	// WithWidth may ask for more.
+	m = newTestPicker(&fakeSource{}, WithWidth(180))
+	m.SetScreenSize(200, 40)
+	m.SetAnchor(0, 38)
+	if m = openWith(t, m, ""); m.Rect().W != 180 {
+		t.Fatalf("WithWidth(180): %+v", m.Rect())
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/sessionref"
@@ -49,7 +50,10 @@ type FetchedMsg struct {
 	target     string
 	Query      string
 	Candidates []sessionref.Candidate
-	Err        error
+	// More says the source matched more sessions than it listed (its
+	// limit); the popup then says that typing filters.
+	More bool
+	Err  error
 	// cancelled says the fetch's context had ended when it returned.
 	cancelled bool
 }
@@ -91,8 +95,8 @@ var lastID atomic.Int64
 // a pointer, for setters), as bubbles components do.
 //
 // A copy is safe to keep, draw and change. It shares with the model it
-// was copied from only the running fetch and search: a copy's Close, Open
-// or SetQuery cancels them, and the model it was copied from, which still
+// was copied from only the running fetches (candidates, hits, host
+// sections): a copy's Close, Open or SetQuery cancels them, and the model it was copied from, which still
 // waits for their answers, asks its sources again when a cancelled answer
 // reaches its Update, so it shows the answer and never the cancellation.
 // The cache of answers is copied on write.
@@ -143,9 +147,13 @@ type Model struct {
 	order             []string
 	noSessionsOnEmpty bool
 
-	// cache holds recent answers, keyed by target and query.
+	// cache holds recent answers, keyed by target and query; moreOf
+	// those the source's limit cut, and more whether the rows shown are
+	// such an answer.
 	cache     map[cacheKey][]sessionref.Candidate
 	cacheKeys []cacheKey
+	moreOf    map[cacheKey]bool
+	more      bool
 
 	// target is the session the candidates are listed for, once set
 	// (see SetTarget); targetKey is its comparable form.
@@ -162,6 +170,13 @@ type Model struct {
 	hitErr      error
 	hitsPending bool
 	hitCancel   context.CancelFunc
+
+	held int // the content lines shown, kept while an answer is awaited
+	// The preview of the highlighted session (see WithPreview).
+	previewer     Previewer
+	previewCfg    sessionref.Config
+	previewBudget int
+	pv            previewState
 
 	screenW, screenH int
 	bounds           Rect
@@ -198,7 +213,7 @@ func WithHome(dir string) Option { return func(m *Model) { m.home = dir } }
 func WithDisable(f DisableFunc) Option { return func(m *Model) { m.disable = f } }
 
 // WithWidth sets the popup's width in cells (default: the width of the
-// bounds; never wider than them).
+// bounds, at most [DefaultMaxWidth]; never wider than the bounds).
 func WithWidth(w int) Option { return func(m *Model) { m.width = w } }
 
 // WithStyles sets the styles (default DefaultStyles(true)).
@@ -244,8 +259,15 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // help: a closed picker's bindings are all disabled, the moves need rows,
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
+// Preview is enabled while it does something (see [KeyMap]), and has no
+// keys at all without a previewer, so no help lists it.
 func (m Model) KeyMap() KeyMap {
-	return m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
+	k := m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
+	k.Preview.SetEnabled(m.previewKey() && m.entries() > 0)
+	if m.previewer == nil {
+		k.Preview = key.Binding{} // nothing to preview: not listed, even by a help of every key
+	}
+	return k
 }
 
 // SetDisable replaces the disable rule; hosts call it when what makes a
@@ -347,14 +369,16 @@ func (m Model) TakePick() (Model, PickedMsg, bool) {
 // picker shows current sessions. The query may hold any text, spaces
 // included: where a query ends is the host's decision.
 func (m Model) Open(query string) (Model, tea.Cmd) {
-	m.open = true
-	m.cache = nil
+	m.open, m.held = true, 0
+	m.cache, m.moreOf = nil, nil
 	m.cacheKeys = nil
 	m.items, m.itemsQuery, m.err = nil, "", nil
 	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
 	m.clearSections()
 	m.cursor, m.offset = 0, 0
-	return m.runQuery(query)
+	m.pv.gen++ // cached previews show, and are read again
+	m, cmd := m.runQuery(query)
+	return m.followPreview(cmd)
 }
 
 // Close hides the picker and cancels its fetch.
@@ -365,6 +389,7 @@ func (m Model) Close() Model {
 	m.stopFetch()
 	m.stopHits()
 	m.stopSections()
+	m.stopPreview()
 	m.pending, m.slow, m.hitsPending = false, false, false
 	return m
 }
@@ -378,14 +403,15 @@ func (m Model) Refresh() (Model, tea.Cmd) {
 	if !m.open {
 		return m, nil
 	}
-	m.cache, m.cacheKeys = nil, nil
+	m.cache, m.cacheKeys, m.moreOf = nil, nil, nil
 	if f, ok := m.source.(forgetter); ok {
 		f.Forget()
 	}
 	accept := m.acceptOnArrival
+	m.pv.gen++
 	m, cmd := m.runQuery(m.query)
 	m.acceptOnArrival = accept
-	return m, cmd
+	return m.followPreview(cmd)
 }
 
 // SetQuery changes the query. A cached answer shows at once; otherwise one
@@ -394,7 +420,8 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 	if !m.open || query == m.query {
 		return m, nil
 	}
-	return m.runQuery(query)
+	m, cmd := m.runQuery(query)
+	return m.followPreview(cmd)
 }
 
 // runQuery makes query current and answers it, from the cache or a fetch.
@@ -415,19 +442,20 @@ func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	if cands, ok := m.cache[cacheKey{m.targetKey, query}]; ok {
 		m.pending, m.slow = false, false
 		m.setItems(query, cands, nil)
+		m.more = m.moreOf[cacheKey{m.targetKey, query}]
 		return m, tea.Batch(hits, items, m.slowTickIfPending())
 	}
 	m.pending, m.slow = true, false
 	ctx, cancel := m.fetchContext()
 	m.cancel = cancel
-	fetch := fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, query)
+	fetch := fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, query, m.sourceQueries(query))
 	return m, tea.Batch(fetch, m.slowTick(), hits, items)
 }
 
-func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, target, query string) tea.Cmd {
+func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, target, query string, asked []string) tea.Cmd {
 	return func() tea.Msg {
-		cands, err := src.Candidates(ctx, query)
-		return FetchedMsg{picker: id, seq: seq, target: target, Query: query, Candidates: cands, Err: err, cancelled: ctx.Err() != nil}
+		cands, more, err := fetchAll(ctx, src, asked)
+		return FetchedMsg{picker: id, seq: seq, target: target, Query: query, Candidates: cands, More: more, Err: err, cancelled: ctx.Err() != nil}
 	}
 }
 
@@ -469,6 +497,10 @@ func (m *Model) remember(query string, cands []sessionref.Candidate) {
 	m.cache[k] = cands
 	for len(m.cacheKeys) > m.cacheSize {
 		delete(m.cache, m.cacheKeys[0])
+		if m.moreOf[m.cacheKeys[0]] {
+			m.moreOf = maps.Clone(m.moreOf)
+			delete(m.moreOf, m.cacheKeys[0])
+		}
 		m.cacheKeys = m.cacheKeys[1:]
 	}
 }

@@ -33,6 +33,8 @@ const (
 	partDisabled
 	partStale
 	partSnippet
+	partStatus // the preview's notes ("reading…")
+	partError  // the preview's error
 	numParts
 )
 
@@ -45,7 +47,7 @@ func (st Styles) over(base lipgloss.Style) rowStyles {
 	for p, s := range [numParts]lipgloss.Style{
 		partPlain: lipgloss.NewStyle(), partMarker: st.Marker, partLabel: st.Label, partMatch: st.Match,
 		partMeta: st.Meta, partBadge: st.Badge, partDisabled: st.Disabled, partStale: st.Stale,
-		partSnippet: st.Snippet,
+		partSnippet: st.Snippet, partStatus: st.Status, partError: st.Error,
 	} {
 		rs[p] = s.Inherit(base)
 	}
@@ -95,6 +97,7 @@ func (m Model) chooseColumns(g geometry) columns {
 	c.cwd, c.badge = m.informative()
 	var ids []string
 	labelNeed, cwdNeed := 0, 0
+	folderOnly := false // a row matched on its folder alone: the folder column stays longest
 	for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
 		b, e, kind := m.lineAt(l)
 		if kind != lineRow || b.kind == kindHost {
@@ -108,18 +111,15 @@ func (m Model) chooseColumns(g geometry) columns {
 			need += gapW + textutil.Width("⊘ "+textutil.Inline(why)) - gapW - badgeW
 		}
 		labelNeed = max(labelNeed, need)
-		cwd := "(no cwd)"
-		if cand.Cwd != nil {
-			cwd = textutil.ShortenHome(textutil.Inline(*cand.Cwd), m.home)
-		}
-		cwdNeed = max(cwdNeed, textutil.Width(cwd))
+		cwdNeed = max(cwdNeed, textutil.Width(m.cwdText(cand)))
+		folderOnly = folderOnly || m.matchesFolderOnly(cand)
 	}
 	idWant := c.idW
 	c.idW = min(c.idW, textutil.ShortIDWidth)
 	need := func() int {
 		n := markerW + gapW + c.idW + labelMinW
-		if !c.cwd && !c.badge {
-			n -= labelMinW - labelMinAgeW // the age may squeeze the label more
+		if !c.cwd && !c.badge || folderOnly && !c.badge && !c.age {
+			n -= labelMinW - labelMinAgeW // the age or the folder may squeeze the label more
 		}
 		if c.badge {
 			n += gapW + badgeW
@@ -132,7 +132,11 @@ func (m Model) chooseColumns(g geometry) columns {
 		}
 		return n
 	}
-	for _, drop := range []*bool{&c.cwd, &c.badge, &c.age} {
+	drops := []*bool{&c.cwd, &c.badge, &c.age}
+	if folderOnly {
+		drops = []*bool{&c.badge, &c.age, &c.cwd}
+	}
+	for _, drop := range drops {
 		if need() <= g.innerW {
 			break
 		}
@@ -213,6 +217,12 @@ func (m Model) chooseColumns(g geometry) columns {
 			c.cwdW -= fromCwd
 			forms, _ = textutil.ShortIDs(ids, c.idW)
 		}
+	}
+	// What the label still has to spare shows more of the folders.
+	if c.cwd {
+		grow := min(max(c.labelW-max(labelNeed, labelMinW), 0), max(cwdNeed-c.cwdW, 0))
+		c.cwdW += grow
+		c.labelW -= grow
 	}
 	return c.withIDs(ids, forms)
 }
@@ -310,12 +320,8 @@ func (m Model) renderRow(c sessionref.Candidate, highlighted, stale bool, cols c
 		put(fitSegs([]seg{{cols.id(c.SessionID), meta}}, cols.idW)...)
 	}
 	if cols.cwd {
-		cwd := "(no cwd)"
-		if c.Cwd != nil {
-			cwd = textutil.Middle(textutil.ShortenHome(textutil.Inline(*c.Cwd), m.home), cols.cwdW)
-		}
 		put(gap)
-		put(fitSegs([]seg{{cwd, meta}}, cols.cwdW)...)
+		put(fitSegs(m.cwdSegs(c, cols.cwdW, meta, !stale), cols.cwdW)...)
 	}
 	if cols.age {
 		put(gap)

@@ -119,6 +119,8 @@ type ItemsMsg struct {
 	Items []Item
 	// Err is the source's error; the section's heading shows it.
 	Err error
+	// cancelled says the fetch's context had ended when it returned.
+	cancelled bool
 }
 
 // NewItemsMsg builds the answer of p's section to p's newest query, for
@@ -284,16 +286,21 @@ func (m *Model) startSections() tea.Cmd {
 			continue
 		}
 		s.pending = true
-		ctx, cancel := m.fetchContext()
-		s.cancel = cancel
-		src, id, seq, target, sec, query := s.Source, m.id, m.seq, m.targetKey, s.ID, m.query
-		cmds = append(cmds, func() tea.Msg {
-			items, err := src(ctx, query)
-			return ItemsMsg{picker: id, seq: seq, target: target, Section: sec, Query: query, Items: items, Err: err}
-		})
+		cmds = append(cmds, m.sectionCmd(s))
 	}
 	m.clampCursor()
 	return tea.Batch(cmds...)
+}
+
+// sectionCmd asks s's source the current query, in a new context.
+func (m Model) sectionCmd(s *hostSection) tea.Cmd {
+	ctx, cancel := m.fetchContext()
+	s.cancel = cancel
+	src, id, seq, target, sec, query := s.Source, m.id, m.seq, m.targetKey, s.ID, m.query
+	return func() tea.Msg {
+		items, err := src(ctx, query)
+		return ItemsMsg{picker: id, seq: seq, target: target, Section: sec, Query: query, Items: items, Err: err, cancelled: ctx.Err() != nil}
+	}
 }
 
 // stopSections cancels every host section's fetch.
@@ -360,6 +367,10 @@ func (m Model) applyItems(msg ItemsMsg) (Model, tea.Cmd) {
 	if i < 0 || msg.picker != m.id || msg.seq != m.seq || msg.target != m.targetKey ||
 		msg.Query != m.query || !m.open || !m.sections[i].pending {
 		return m, nil // stale: it answers an older query, or another target
+	}
+	if msg.cancelled { // a copy cancelled it (see Model): ask again
+		m.sections = slices.Clone(m.sections)
+		return m, m.sectionCmd(&m.sections[i])
 	}
 	keepID, keepAt, keep := m.cursorRef()
 	m.sections = slices.Clone(m.sections)

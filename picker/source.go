@@ -63,6 +63,28 @@ func (s resolverSource) Candidates(ctx context.Context, query string) ([]session
 	return s.l.ListCandidates(ctx, t, query, s.limit)
 }
 
+// CandidatesMore lists one more than the limit to learn whether the
+// limit cut the list.
+func (s resolverSource) CandidatesMore(ctx context.Context, query string) ([]sessionref.Candidate, bool, error) {
+	t := s.target
+	if ct, ok := TargetFromContext(ctx); ok {
+		t = ct
+	}
+	cs, err := s.l.ListCandidates(ctx, t, query, s.limit+1)
+	if err != nil || len(cs) <= s.limit {
+		return cs, false, err
+	}
+	return cs[:s.limit], true, nil
+}
+
+// MoreSource is a [Source] that also says whether it listed fewer
+// candidates than match (its limit cut the list); the popup then says
+// that typing filters. [ResolverSource] is one.
+type MoreSource interface {
+	Source
+	CandidatesMore(ctx context.Context, query string) (cands []sessionref.Candidate, more bool, err error)
+}
+
 // Forget makes the next query read the store again.
 func (s resolverSource) Forget() { s.l.Forget() }
 

@@ -17,8 +17,15 @@ func (m Model) WantsKey(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	k := m.keys
+	if m.previewKey() && key.Matches(msg, k.Preview) {
+		return true
+	}
 	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Accept, k.AcceptEnter, k.Dismiss)
 }
+
+// previewKey reports whether the Preview key does something: with a
+// previewer, in a pane too narrow for the preview beside the rows.
+func (m Model) previewKey() bool { return m.open && m.previewer != nil && !m.previewWide() }
 
 // WantsMouse reports whether Update would consume the mouse message:
 // while the picker is open, a click anywhere (inside it moves or picks,
@@ -45,7 +52,21 @@ func (m Model) WantsMouse(msg tea.MouseMsg) bool {
 // and the first enabled row of the answer is picked when it arrives. If
 // the answer has none, nothing is picked and the popup says why. A click
 // picks the row clicked, as drawn.
+//
+// With a preview (see [WithPreview]), anything that moves the highlight
+// also starts the preview's read, or cancels the one running.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if p, ok := msg.(previewMsg); ok {
+		m.pick = nil
+		m = m.applyPreview(p)
+		return m.followPreview(nil)
+	}
+	m, cmd := m.update(msg)
+	m.hold()
+	return m.followPreview(cmd)
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	m.pick = nil
 	switch msg := msg.(type) {
 	case FetchedMsg:
@@ -57,14 +78,20 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			// copy did. Ask again; the answer is still wanted.
 			ctx, cancel := m.fetchContext()
 			m.cancel = cancel
-			return m, fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, m.query)
+			return m, fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, m.query, m.sourceQueries(m.query))
 		}
 		m.stopFetch()
 		m.pending, m.slow = false, false
 		if msg.Err == nil {
 			m.remember(msg.Query, msg.Candidates)
+			m.rememberMore(msg.Query, msg.More)
 		}
+		keep, had := m.cursorSession()
 		m.setItems(msg.Query, msg.Candidates, msg.Err)
+		m.more = msg.More && msg.Err == nil
+		if had {
+			m.keepCursorOn(keep)
+		}
 		if m.acceptOnArrival {
 			return m.pickFirst()
 		}
@@ -101,10 +128,22 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, dismissed
 	case key.Matches(msg, k.Accept, k.AcceptEnter):
 		return m.accept()
+	case m.previewKey() && key.Matches(msg, k.Preview):
+		m.pv.shown = !m.pv.shown
+		return m, nil
 	case key.Matches(msg, k.Up):
 		m.move(-1, true)
 	case key.Matches(msg, k.Down):
 		m.move(1, true)
+	case key.Matches(msg, k.PageUp, k.PageDown) && m.previewInPlace():
+		// The preview is what shows: page it, not the hidden rows.
+		g := m.layout()
+		page := max(g.lines-previewHead-1, 1)
+		if key.Matches(msg, k.PageUp) {
+			page = -page
+		}
+		m.scrollPreview(page)
+		return m, nil
 	case key.Matches(msg, k.PageUp):
 		m.move(-m.visibleRows(), false)
 	case key.Matches(msg, k.PageDown):
@@ -271,6 +310,15 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 	switch msg.(type) {
 	case tea.MouseWheelMsg:
 		if !r.Contains(mouse.X, mouse.Y) {
+			return m, nil
+		}
+		if g := m.layout(); g.previewW > 0 && mouse.X >= g.previewLeft && mouse.X < g.previewLeft+g.previewW {
+			switch mouse.Button {
+			case tea.MouseWheelUp:
+				m.scrollPreview(-3)
+			case tea.MouseWheelDown:
+				m.scrollPreview(3)
+			}
 			return m, nil
 		}
 		switch mouse.Button {

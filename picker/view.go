@@ -23,7 +23,9 @@ func (m Model) view(g geometry) string {
 	}
 	st := m.styles
 	lines := make([]string, 0, g.lines)
-	if text, style, ok := m.status(); ok {
+	if g.previewW > 0 && g.rows == 0 {
+		lines = m.previewView(g.previewW, g.lines) // in place of the rows
+	} else if text, style, ok := m.status(); ok {
 		for _, l := range m.wrapText(text, g.innerW, g.lines) {
 			lines = append(lines, m.textLine(l, style, g.innerW))
 		}
@@ -48,6 +50,9 @@ func (m Model) view(g geometry) string {
 				lines = append(lines, m.renderRow(m.entry(e), highlighted, stale, cols, g.innerW, now, &plain, &hi))
 			}
 		}
+		for len(lines) < g.rows { // a popup held taller than its rows: the footer stays at the bottom
+			lines = append(lines, strings.Repeat(" ", g.innerW))
+		}
 		if g.footerLines > 0 {
 			text, style, _ := m.footer()
 			for _, l := range m.wrapText(text, g.innerW, g.footerLines) {
@@ -57,6 +62,12 @@ func (m Model) view(g geometry) string {
 	}
 	for len(lines) < g.lines {
 		lines = append(lines, strings.Repeat(" ", g.innerW))
+	}
+	if g.previewW > 0 && g.rows > 0 {
+		rule := theme.Render(lipgloss.NewStyle().Foreground(st.Frame.GetBorderLeftForeground()), "│")
+		for i, p := range m.previewView(g.previewW, g.lines) {
+			lines[i] += rule + p
+		}
 	}
 	f := st.Frame
 	box := f.Width(g.rect.W - f.GetHorizontalMargins()).Render(strings.Join(lines[:g.lines], "\n"))
@@ -84,6 +95,13 @@ func (m Model) position() []string {
 		at = fmt.Sprintf("%d rows", n) // no row is highlighted
 	default:
 		at = fmt.Sprintf("%d sessions", n)
+	}
+	if m.more && m.Fresh() {
+		// The source's limit cut the list: typing narrows it.
+		if len(m.hits) > 0 {
+			return []string{fmt.Sprintf("%s · %d in messages · type to filter", at, len(m.hits)), fmt.Sprintf("%s · %d in msgs", at, len(m.hits)), at}
+		}
+		return []string{at + fmt.Sprintf(" · first %d · type to filter", len(m.items)), at + " · type to filter", at}
 	}
 	if len(m.hits) == 0 {
 		return []string{at}

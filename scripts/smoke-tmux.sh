@@ -72,7 +72,7 @@ typed() { t send-keys -t "$current" -l "$1"; }
 
 # ---- 100x30: the whole flow, by keyboard and mouse -----------------------
 start flow 100 30 --seed 7 --count 200
-expect "mentions demo"
+expect "Mentions demo ·"
 expect "No messages yet"
 typed "compare @"
 expect "this dir"
@@ -134,7 +134,7 @@ ok "40x12: hints keep f1 and ctrl+c, the picker fits, F1 scrolls and esc closes 
 
 # ---- 200x60: the largest -------------------------------------------------
 start large 200 60 --seed 7 --count 200
-expect "mentions demo"
+expect "Mentions demo ·"
 keys F1
 expect "what the model gets"
 expect "In the picker (after @)"
@@ -144,6 +144,42 @@ typed "@"
 expect "this dir"
 fits 200 60
 ok "200x60: F1 shows every key at once, the picker opens"
+
+# ---- the preview: beside the rows from 100 columns, alt+p/F2 below -------
+start preview 120 30 --seed 7 --count 200
+expect "No messages yet"
+typed "see @pars"
+expect "this dir"
+expect " kept"
+expect "▸ user"
+expect_not "alt+p"
+keys Down
+expect " kept"
+keys Escape
+keys C-c
+keys C-c
+expect "EXIT=0"
+start preview-narrow 80 24 --seed 7 --count 200
+expect "No messages yet"
+typed "see @pars"
+expect "alt+p preview"
+expect_not " kept"
+keys M-p
+expect "alt+p rows"
+expect " kept"
+expect "▸ "
+keys F2
+expect "this dir"
+expect_not "alt+p rows"
+keys C-c
+keys C-c
+expect "EXIT=0"
+start no-preview 120 30 --seed 7 --count 200 --no-preview
+expect "No messages yet"
+typed "see @pars"
+expect "this dir"
+expect_not " kept"
+ok "preview: beside the rows at 120 columns, alt+p and F2 at 80, --no-preview"
 
 # ---- an expanded card says what is below it, and paging shows it ---------
 start scroll 80 24 --seed 7 --count 200
@@ -165,7 +201,19 @@ expect_not "more lines · pgdn"
 screen | grep 'more lines · pgup' | grep -qE '^ +[↑↓] [0-9]' || fail "the sign above shares its row with text"
 expect "demo stand-in"
 fits 80 24
-ok "80x24: an expanded card says how many lines are below and pgdn shows them"
+# Scrolled up, a send brings the message and its reply into view.
+for _ in 1 2 3; do keys PageUp; done
+expect "more lines · pgdn"
+typed "zzq latest words"
+keys Enter
+expect "zzq latest words"
+expect "Message received"
+expect_not "more lines · pgdn"
+# An empty @ over more sessions than the picker lists says so.
+typed "@"
+expect "first 50 · type to filter"
+keys Escape
+ok "80x24: an expanded card says how many lines are below and pgdn shows them; a send after scrolling up shows the reply; an empty @ says typing filters"
 
 # ---- Enter with nothing pickable does not send ---------------------------
 start unpickable 80 24 --seed 7 --count 200
@@ -229,7 +277,7 @@ if [ -d ../shared/testdata/dshlogs ]; then
   start flatlogs 80 24 --seed 7 --count 200 --sessions ../shared/testdata/dshlogs
   expect "200 generated + 0 DeepSeek Harness sessions"
   expect "80 logs directly in"
-  expect "expected <root>/<project>/<session>/session.jsonl"
+  expect "A sessions root keeps each log at <root>/<project>/"
   fits 80 24
   # The first key hides it (and is typed); F1 keeps it.
   typed "x"
@@ -241,7 +289,7 @@ if [ -d ../shared/testdata/dshlogs ]; then
   expect_not "80 logs directly in"
   # At 40x12: no line of punctuation alone, such as the ")" after the path.
   start flatlogs40 40 12 --seed 7 --count 200 --sessions ../shared/testdata/dshlogs
-  expect "shows this again"
+  expect "f1 shows this"
   if screen | grep -qE '^[[:punct:]]+ *$'; then fail "a line of punctuation alone"; fi
   fits 40 12
   ok "--sessions on a flat folder: the header keeps the counts, a notice says the layout until the first key, F1 keeps it"
@@ -251,7 +299,7 @@ fi
 current=inline
 t new-session -d -s inline -x 80 -y 30 "bash --norc --noprofile"
 keys "clear; for i in 1 2 3 4 5; do echo shell-before-\$i; done; TERM=xterm-256color $bin --inline --seed 7 --count 50; echo shell-after" Enter
-expect "mentions demo"
+expect "Mentions demo ·"
 expect "ctrl+c quit"
 lines=$(screen | grep -c . || true)
 [ "$lines" -le 22 ] || fail "--inline fills $lines lines of 30"

@@ -3,6 +3,7 @@ package sessionref
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Describe says what went wrong when a draft could not be sent, in one
@@ -66,6 +67,9 @@ func describe(err error, cfg Config, label func(string) string) string {
 	case CodeTooMany:
 		return fmt.Sprintf("A message can reference at most %d sessions; remove one.", maxRefs)
 	case CodeReadFailed:
+		if strings.HasSuffix(who, ":") {
+			return "Couldn't read " + who + " (" + strings.TrimSuffix(why, ".") + ")." // never "::"
+		}
 		return "Couldn't read " + who + ": " + why + "."
 	case CodeBudgetExceeded:
 		// Messages are left out to fit: only the snapshot's own frame

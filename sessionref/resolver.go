@@ -51,7 +51,10 @@ func (r *Resolver) ListCandidates(ctx context.Context, t Target, query string, l
 }
 
 // listCandidates is ListCandidates, matching through l's kept haystacks
-// when l is not nil.
+// when l is not nil. It reads the store (readListing), puts the sessions
+// in candidate order (rankOrder), reads the titles it needs when the
+// listing came without them (titlesFor), and keeps the first limit that
+// match.
 func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, limit int, l *Lister) ([]Candidate, error) {
 	if limit < 1 || limit > maxSafeInteger {
 		return nil, newError(CodeInvalidReference, "candidate limit must be a positive safe integer", nil)
@@ -60,74 +63,25 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(context.Cause(ctx))
 	}
-	var headers []SessionHeader
-	var allTitles []TitleResult // aligned with headers, from a TitleLister or a Lister's recent read
-	reused := false
-	var began time.Time
-	var gen uint64
-	if l != nil && needle != "" {
-		headers, allTitles, began, gen = l.recent(t.ID)
-		reused = headers != nil
+	lst, err := r.readListing(ctx, t, needle, l)
+	if err != nil {
+		return nil, err
 	}
-	tl, isTL := r.q.(TitleLister)
-	switch {
-	case reused: // a Lister's read of the store, younger than its MaxAge
-	case isTL && needle != "":
-		type both struct {
-			h []SessionHeader
-			t []TitleResult
-		}
-		res, err := callCancellable(ctx, func(ctx context.Context) (both, error) {
-			h, t, err := tl.ListSessionsWithTitles(ctx)
-			return both{h, t}, err
-		})
-		if err != nil {
-			return nil, err
-		}
-		headers, allTitles = res.h, res.t
-	default:
-		var err error
-		if headers, err = callCancellable(ctx, r.q.ListSessions); err != nil {
-			return nil, err
-		}
-	}
-	// A stable sort on (rank, index) as a counting sort of positions.
-	var counts [3]int
-	ranks := make([]Rank, len(headers))
-	for i := range headers {
-		if headers[i].ID == t.ID {
-			ranks[i] = -1
-			continue
-		}
-		ranks[i] = RankOf(t, headers[i].Cwd)
-		counts[ranks[i]]++
-	}
-	starts := [3]int{0, counts[0], counts[0] + counts[1]}
-	order := make([]int32, counts[0]+counts[1]+counts[2])
-	for i, rk := range ranks {
-		if rk >= 0 {
-			order[starts[rk]] = int32(i)
-			starts[rk]++
-		}
-	}
+	headers := lst.headers
+	order, ranks := rankOrder(headers, t)
 	if needle == "" && len(order) > limit {
 		order = order[:limit]
 	}
-	// titles is aligned with headers (from a TitleLister) or, when read
-	// here for the ids of order, with order.
-	titles, byOrder := allTitles, allTitles == nil
+	// titles is aligned with headers (from the listing) or, when read here
+	// for the ids of order, with order.
+	titles, byOrder := lst.titles, lst.titles == nil
 	if byOrder {
-		ids := make([]string, len(order))
-		for i, h := range order {
-			ids[i] = headers[h].ID
-		}
-		var err error
-		if titles, err = callCancellable(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) }); err != nil {
+		if titles, err = r.titlesFor(ctx, headers, order); err != nil {
 			return nil, err
 		}
 	}
-	if l != nil && needle != "" && !reused {
-		l.remember(t.ID, began, gen, headers, titles, byOrder, order)
+	if l != nil && needle != "" && !lst.reused {
+		l.remember(t.ID, lst.began, lst.gen, headers, titles, byOrder, order)
 	}
 	var sc *scan
 	if l != nil && needle != "" {
@@ -137,15 +91,11 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 	visitedAll := true
 	for i, hi := range order {
 		h := &headers[hi]
-		label, k := h.ID, int(hi)
+		k := int(hi)
 		if byOrder {
 			k = i
 		}
-		var title *Title
-		if k < len(titles) && titles[k].Err == nil && titles[k].Title != nil {
-			title = titles[k].Title
-			label = title.Text
-		}
+		label, title := labelOf(h, titles, k)
 		if needle != "" {
 			if sc != nil && !sc.matches(i, h, title, label) || sc == nil && !matches(needle, h, label) {
 				continue
@@ -161,6 +111,94 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 		sc.end(visitedAll)
 	}
 	return out, nil
+}
+
+// listing is one read of the store's sessions for a candidate query.
+type listing struct {
+	headers []SessionHeader
+	// titles is aligned with headers when the read brought them (a
+	// TitleLister, a Lister's recent read), else nil.
+	titles []TitleResult
+	// began and gen date a Lister's new read (see Lister.remember).
+	began time.Time
+	gen   uint64
+	// reused says the read is a Lister's recent one, not a new one.
+	reused bool
+}
+
+// readListing reads the sessions for a query: a Lister's read younger
+// than its MaxAge when there is one (a filtered query only), else the
+// sessions with their titles from a TitleLister (a filtered query needs
+// every title), else the sessions alone. A store that hangs gives way to
+// ctx.
+func (r *Resolver) readListing(ctx context.Context, t Target, needle string, l *Lister) (listing, error) {
+	var lst listing
+	if l != nil && needle != "" {
+		lst.headers, lst.titles, lst.began, lst.gen = l.recent(t.ID)
+		if lst.reused = lst.headers != nil; lst.reused {
+			return lst, nil
+		}
+	}
+	if tl, ok := r.q.(TitleLister); ok && needle != "" {
+		type both struct {
+			h []SessionHeader
+			t []TitleResult
+		}
+		res, err := callCancellable(ctx, func(ctx context.Context) (both, error) {
+			h, t, err := tl.ListSessionsWithTitles(ctx)
+			return both{h, t}, err
+		})
+		lst.headers, lst.titles = res.h, res.t
+		return lst, err
+	}
+	var err error
+	lst.headers, err = callCancellable(ctx, r.q.ListSessions)
+	return lst, err
+}
+
+// rankOrder puts the sessions in candidate order, a stable sort on (rank,
+// position) done as a counting sort: order holds positions in headers,
+// every session's but t's own; ranks[i] is the rank of headers[i] (-1
+// for t itself).
+func rankOrder(headers []SessionHeader, t Target) (order []int32, ranks []Rank) {
+	var counts [3]int
+	ranks = make([]Rank, len(headers))
+	for i := range headers {
+		if headers[i].ID == t.ID {
+			ranks[i] = -1
+			continue
+		}
+		ranks[i] = RankOf(t, headers[i].Cwd)
+		counts[ranks[i]]++
+	}
+	starts := [3]int{0, counts[0], counts[0] + counts[1]}
+	order = make([]int32, counts[0]+counts[1]+counts[2])
+	for i, rk := range ranks {
+		if rk >= 0 {
+			order[starts[rk]] = int32(i)
+			starts[rk]++
+		}
+	}
+	return order, ranks
+}
+
+// titlesFor reads the titles of the sessions at the positions of order,
+// one result each, in that order.
+func (r *Resolver) titlesFor(ctx context.Context, headers []SessionHeader, order []int32) ([]TitleResult, error) {
+	ids := make([]string, len(order))
+	for i, h := range order {
+		ids[i] = headers[h].ID
+	}
+	return callCancellable(ctx, func(ctx context.Context) ([]TitleResult, error) { return r.q.ReadTitles(ctx, ids) })
+}
+
+// labelOf is the label of session h, whose title result is titles[k]: its
+// title, or its id when it has none or it could not be read.
+func labelOf(h *SessionHeader, titles []TitleResult, k int) (string, *Title) {
+	if k < len(titles) && titles[k].Err == nil && titles[k].Title != nil {
+		return titles[k].Title.Text, titles[k].Title
+	}
+	return h.ID, nil
 }
 
 // ListMentionCandidates is the reference's remote listing: the configured

@@ -36,6 +36,7 @@ type flags struct {
 	sessions string
 	dsh      bool
 	noIndex  bool
+	noPrev   bool
 	help     bool // --help: print the usage and exit 0
 }
 
@@ -112,6 +113,7 @@ func newFlagSet(f *flags, bad **FlagError) *flag.FlagSet {
 		return nil
 	})
 	fs.BoolVar(&f.noIndex, "no-index", false, "turn full-text discovery off: the picker searches titles, ids and folders only")
+	fs.BoolVar(&f.noPrev, "no-preview", false, "no preview of the highlighted session in the picker")
 	fs.BoolVar(&f.dsh, "dsh", false, "also offer the DeepSeek Harness sessions of the default root ($DSH_HOME/sessions or ~/.dsh/sessions)")
 	return fs
 }

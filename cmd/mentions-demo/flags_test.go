@@ -122,8 +122,14 @@ func TestRunBadSessionsRoot(t *testing.T) {
 	}{
 		{[]string{"--sessions", missing}, []string{"--sessions: ", missing + " does not exist", layout}, []string{"session not found"}},
 		{[]string{"--sessions", file}, []string{"--sessions: ", file + " is not a directory", layout}, []string{"not a regular file"}},
-		{[]string{"--dsh"}, []string{"--dsh: ", filepath.Join(dir, "nohome", "sessions"), "does not exist", "--sessions DIR"}, []string{"session not found"}},
+		{[]string{"--dsh"}, []string{"--dsh: ", filepath.Join(dir, "nohome", "sessions"), "does not exist", "DSH_HOME is " + filepath.Join(dir, "nohome"), "--sessions DIR"}, []string{"session not found", "set DSH_HOME"}},
+		{[]string{"--dsh", "(DSH_HOME unset)"}, []string{"--dsh: ", filepath.Join(dir, ".dsh", "sessions"), "does not exist", "set DSH_HOME or give --sessions DIR"}, []string{"DSH_HOME is"}},
 	} {
+		if len(tc.args) == 2 && tc.args[1] == "(DSH_HOME unset)" {
+			t.Setenv("DSH_HOME", "")
+			t.Setenv("HOME", dir)
+			tc.args = tc.args[:1]
+		}
 		var out, errOut bytes.Buffer
 		if code := run(tc.args, &out, &errOut); code != 1 {
 			t.Errorf("%q: exit %d, want 1", tc.args, code)
@@ -143,6 +149,19 @@ func TestRunBadSessionsRoot(t *testing.T) {
 				t.Errorf("%q: %q says %q", tc.args, lines[0], n)
 			}
 		}
+	}
+}
+
+// TestRunErrorSaysItOnce: without a terminal the error names the need
+// once, not Bubble Tea at every level of wrapping.
+func TestRunErrorSaysItOnce(t *testing.T) {
+	err := errors.New("bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: no such device or address")
+	got := runError(err)
+	if want := "needs a terminal: could not open TTY: open /dev/tty: no such device or address"; got != want {
+		t.Fatalf("runError = %q, want %q", got, want)
+	}
+	if got := runError(errors.New("disk full")); got != "disk full" {
+		t.Fatalf("another error changed: %q", got)
 	}
 }
 

@@ -10,10 +10,18 @@ import (
 	"github.com/dshkit/mentions/internal/textutil"
 )
 
-// memoryIndexMax is the largest embedded corpus indexed in memory; a
-// bigger one is indexed in a temporary file, so the index's pages stay
-// in the operating system's cache instead of the demo's heap.
-const memoryIndexMax = 20_000
+// memoryIndexMax is the largest embedded corpus indexed in memory and
+// whole; a bigger one is indexed in a temporary file, so the index's
+// pages stay in the operating system's cache instead of the demo's
+// heap, and only the head of each session (bigIndexSessionBytes, its
+// messages' first bigIndexMessageBytes each): a generated corpus says
+// the same few things in every session, and its index need not hold
+// every message to show discovery at work.
+const (
+	memoryIndexMax       = 20_000
+	bigIndexMessageBytes = 1 << 10
+	bigIndexSessionBytes = 2 << 10
+)
 
 // addIndex turns full-text discovery on unless --no-index: for the
 // embedded store alone in memory, or in a temporary file when the corpus
@@ -37,6 +45,7 @@ func addIndex(o *demo.Options, f flags) (done func(), err error) {
 			return done, nil // no temporary file: the index stays in memory
 		}
 		o.DiscoverPath = filepath.Join(dir, "index.sqlite")
+		o.DiscoverOptions = append(o.DiscoverOptions, discover.WithLimits(bigIndexMessageBytes, bigIndexSessionBytes))
 		return func() { os.RemoveAll(dir) }, nil
 	}
 	if root == "" {

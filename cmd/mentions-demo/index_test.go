@@ -66,6 +66,10 @@ func TestIndexFlags(t *testing.T) {
 	if err != nil || !o.Discover || o.DiscoverPath == "" {
 		t.Fatalf("a big corpus: discover %v path %q err %v", o.Discover, o.DiscoverPath, err)
 	}
+	// …bounded: the index holds the head of each generated session.
+	if len(o.DiscoverOptions) != 1 {
+		t.Fatalf("a big corpus's index is not bounded: %d options", len(o.DiscoverOptions))
+	}
 	if _, err := os.Stat(filepath.Dir(o.DiscoverPath)); err != nil {
 		t.Fatal(err)
 	}

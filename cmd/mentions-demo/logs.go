@@ -57,56 +57,120 @@ func addLogs(o *demo.Options, root string, dsh bool, generated int) error {
 }
 
 // rootNotice says why a root offers fewer sessions than it seems to
-// hold, or is empty when nothing is amiss: logs skipped (counted by what
-// was wrong with them), or logs lying directly in the root where a
-// sessions root keeps them two levels down.
+// hold, or is empty when nothing is amiss: logs skipped, one sentence
+// per cause and counted, or logs lying directly in the root where a
+// sessions root keeps them two levels down. The layout a root expects
+// is named only when a cause is about where logs lie.
 func rootNotice(root string, listed int, infos []dshlog.Info, loose int) string {
-	skipped := map[string]int{}
-	var reasons []string
-	first := map[string]string{} // each reason's first log, as its error says it
+	type cause struct {
+		n      int
+		first  string // the first log's own error, its path from the root
+		layout bool   // about where the logs lie
+		say    func(n int) string
+	}
+	var causes []*cause
+	byKey := map[string]*cause{}
 	for _, in := range infos {
 		if in.Err == nil {
 			continue
 		}
-		r := in.Err.Error()
-		var le *dshlog.LogError
-		if errors.As(in.Err, &le) && le.Err != nil {
-			r = le.Err.Error() // the sentinel: "invalid session header", …
+		key, say, layout := skipCause(in.Err)
+		c := byKey[key]
+		if c == nil {
+			c = &cause{say: say, layout: layout,
+				first: strings.TrimPrefix(in.Err.Error(), strings.TrimSuffix(root, string(os.PathSeparator))+string(os.PathSeparator))}
+			byKey[key] = c
+			causes = append(causes, c)
 		}
-		if errors.Is(in.Err, dshlog.ErrNotRegular) {
-			r += " (links are not followed)" // a symbolic link is the usual one
-		}
-		if skipped[r] == 0 {
-			reasons = append(reasons, r)
-			first[r] = strings.TrimPrefix(in.Err.Error(), strings.TrimSuffix(root, string(os.PathSeparator))+string(os.PathSeparator))
-		}
-		skipped[r]++
+		c.n++
 	}
-	var parts []string
-	if n := len(infos) - listed; n > 0 {
-		slices.SortStableFunc(reasons, func(a, b string) int { return skipped[b] - skipped[a] })
-		var why []string
-		for _, r := range reasons {
-			why = append(why, fmt.Sprintf("%d %s", skipped[r], r))
+	skipped := len(infos) - listed
+	if skipped <= 0 && loose == 0 && listed > 0 {
+		return ""
+	}
+	slices.SortStableFunc(causes, func(a, b *cause) int { return b.n - a.n })
+	sentences := []string{fmt.Sprintf("%s in %s", plural(listed, "DeepSeek Harness session"), shown(root))}
+	layoutHint := false
+	if skipped > 0 {
+		sentences[0] += fmt.Sprintf("; %s skipped", plural(skipped, "log"))
+		for _, c := range causes {
+			sentences = append(sentences, c.say(c.n))
+			layoutHint = layoutHint || c.layout
 		}
-		s := fmt.Sprintf("%s skipped: %s", plural(n, "log"), strings.Join(why, ", "))
 		if listed == 0 {
 			// Nothing usable: the first log's own error, so the user can
 			// act on it (which file, which line, what was expected).
-			s += "; the first: " + first[reasons[0]]
+			sentences = append(sentences, "The first: "+causes[0].first)
 		}
-		parts = append(parts, s)
 	}
 	if loose > 0 {
-		parts = append(parts, fmt.Sprintf("%s directly in it, not read", plural(loose, "log")))
+		sentences = append(sentences, fmt.Sprintf("%s directly in it %s not read", plural(loose, "log"), were(loose)))
+		layoutHint = true
 	}
-	if len(parts) == 0 && listed > 0 {
-		return ""
+	if len(infos) == 0 && loose == 0 {
+		sentences = append(sentences, "No logs found")
+		layoutHint = true
 	}
-	if len(parts) == 0 {
-		parts = append(parts, "no logs found")
+	if layoutHint {
+		sentences = append(sentences, "A sessions root keeps each log at "+layout)
 	}
-	return fmt.Sprintf("%s in %s (%s; expected %s)", plural(listed, "DeepSeek Harness session"), shown(root), strings.Join(parts, "; "), layout)
+	for i, t := range sentences {
+		sentences[i] = strings.TrimRight(t, ".")
+	}
+	return strings.Join(sentences, ". ") + "."
+}
+
+// skipCause is what was wrong with a skipped log: a key to count it
+// under, the sentence for n such logs, and whether it is about where the
+// log lies (its folder does not match its header).
+func skipCause(err error) (key string, say func(n int) string, layout bool) {
+	are := func(n int, one, many string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", n, many)
+	}
+	switch {
+	case errors.Is(err, dshlog.ErrHeader):
+		return "header", func(n int) string {
+			return are(n, "log's header does not match the folder it lies in", "logs' headers do not match the folders they lie in")
+		}, true
+	case errors.Is(err, dshlog.ErrDuplicate):
+		return "duplicate", func(n int) string {
+			return are(n, "session id is under two project folders (neither is listed)", "session ids are each under two project folders (none of them is listed)")
+		}, false
+	case errors.Is(err, dshlog.ErrVersion):
+		return "version", func(n int) string {
+			return are(n, "log is of an unsupported version", "logs are of an unsupported version")
+		}, false
+	case errors.Is(err, dshlog.ErrNotRegular):
+		return "irregular", func(n int) string {
+			return are(n, "log is not a regular file (links are not followed)", "logs are not regular files (links are not followed)")
+		}, false
+	case errors.Is(err, dshlog.ErrTooLarge):
+		return "large", func(n int) string { return are(n, "log is too large", "logs are too large") }, false
+	case errors.Is(err, dshlog.ErrCorrupt):
+		return "corrupt", func(n int) string { return are(n, "log is corrupt", "logs are corrupt") }, false
+	case errors.Is(err, dshlog.ErrUnknownEvent):
+		return "event", func(n int) string {
+			return are(n, "log holds an event type this reader does not know", "logs hold event types this reader does not know")
+		}, false
+	case errors.Is(err, dshlog.ErrUnreadable), errors.Is(err, fs.ErrPermission):
+		return "unreadable", func(n int) string { return are(n, "log cannot be read", "logs cannot be read") }, false
+	}
+	r := err.Error()
+	var le *dshlog.LogError
+	if errors.As(err, &le) && le.Err != nil {
+		r = le.Err.Error()
+	}
+	return "other: " + r, func(n int) string { return are(n, "log: ", "logs: ") + r }, false
+}
+
+func were(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
 
 // shown is a path as the demo echoes it: as it is when the terminal
@@ -150,6 +214,8 @@ func rootError(flag, root string, err error) *FlagError {
 	var reason string
 	root = shown(root)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && flag == "--dsh" && strings.TrimSpace(os.Getenv("DSH_HOME")) != "":
+		reason = fmt.Sprintf("no DeepSeek Harness sessions at %s (it does not exist; DSH_HOME is %s); point DSH_HOME at the harness's home or give --sessions DIR", root, shown(strings.TrimSpace(os.Getenv("DSH_HOME"))))
 	case errors.Is(err, fs.ErrNotExist) && flag == "--dsh":
 		reason = fmt.Sprintf("no DeepSeek Harness sessions at %s (it does not exist); set DSH_HOME or give --sessions DIR", root)
 	case errors.Is(err, fs.ErrNotExist):

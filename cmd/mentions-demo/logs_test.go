@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,13 +80,13 @@ func TestAddLogsSaysWhyNone(t *testing.T) {
 		root string
 		want []string
 	}{
-		{flat, []string{"0 DeepSeek Harness sessions in " + flat, "3 logs directly in it", layout}},
+		{flat, []string{"0 DeepSeek Harness sessions in " + flat + ". 3 logs directly in it were not read. A sessions root keeps each log at " + layout + "."}},
 		// With nothing listed, the first log's own error says what to fix,
 		// its path from the root.
-		{misplaced, []string{"0 DeepSeek Harness sessions in " + misplaced, "2 logs skipped: 2 invalid session header",
-			"; the first: proj/sess", "/session.jsonl", ": invalid session header: ", "belongs in ", layout}},
-		{links, []string{"1 log skipped: 1 not a regular file (links are not followed)", "the first: proj/sess/session.jsonl"}},
-		{t.TempDir(), []string{"0 DeepSeek Harness sessions in ", "no logs found", layout}},
+		{misplaced, []string{"0 DeepSeek Harness sessions in " + misplaced + "; 2 logs skipped. 2 logs' headers do not match the folders they lie in. ",
+			". The first: proj/sess", "/session.jsonl", ": invalid session header: ", "belongs in ", layout}},
+		{links, []string{"; 1 log skipped. 1 log is not a regular file (links are not followed). The first: proj/sess/session.jsonl"}},
+		{t.TempDir(), []string{"0 DeepSeek Harness sessions in ", ". No logs found. A sessions root keeps each log at " + layout + "."}},
 	} {
 		o := demo.Options{StoreName: "fakestore, 5 sessions"}
 		if err := addLogs(&o, tc.root, false, 5); err != nil {
@@ -95,6 +96,12 @@ func TestAddLogsSaysWhyNone(t *testing.T) {
 			if !strings.Contains(o.Notice, w) {
 				t.Errorf("%s: notice %q does not say %q", tc.root, o.Notice, w)
 			}
+		}
+		if tc.root == links && strings.Contains(o.Notice, layout) {
+			t.Errorf("%s: a link is no layout problem, and the notice gives the layout: %q", tc.root, o.Notice)
+		}
+		if strings.Contains(o.Notice, "..") {
+			t.Errorf("%s: %q", tc.root, o.Notice)
 		}
 		if !strings.HasPrefix(o.StoreName, "5 generated + 0 DeepSeek Harness sessions in ") {
 			t.Errorf("%s: store name %q", tc.root, o.StoreName)
@@ -133,5 +140,23 @@ func TestAddLogsQuietWhenFine(t *testing.T) {
 	}
 	if o.Notice != "" || !strings.HasPrefix(o.StoreName, "0 generated + 1 DeepSeek Harness session in ") {
 		t.Fatalf("notice %q, store name %q", o.Notice, o.StoreName)
+	}
+}
+
+// TestRootNoticeOneSentencePerCause: each cause is its own sentence,
+// counted in words that agree with the count; the layout a root expects
+// is given only for a cause about where logs lie.
+func TestRootNoticeOneSentencePerCause(t *testing.T) {
+	errOf := func(s error) dshlog.Info { return dshlog.Info{Err: fmt.Errorf("p/s/session.jsonl: %w", s)} }
+	infos := []dshlog.Info{{}, {}, errOf(dshlog.ErrDuplicate), errOf(dshlog.ErrDuplicate), errOf(dshlog.ErrDuplicate), errOf(dshlog.ErrDuplicate), errOf(dshlog.ErrVersion)}
+	got := rootNotice("/r", 2, infos, 0)
+	want := "2 DeepSeek Harness sessions in /r; 5 logs skipped. 4 session ids are each under two project folders (none of them is listed). 1 log is of an unsupported version."
+	if got != want {
+		t.Fatalf("notice\n%q\nwant\n%q", got, want)
+	}
+	got = rootNotice("/r", 1, []dshlog.Info{{}, errOf(dshlog.ErrHeader)}, 0)
+	want = "1 DeepSeek Harness session in /r; 1 log skipped. 1 log's header does not match the folder it lies in. A sessions root keeps each log at " + layout + "."
+	if got != want {
+		t.Fatalf("notice\n%q\nwant\n%q", got, want)
 	}
 }

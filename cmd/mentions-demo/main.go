@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -46,11 +47,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 			// A flag's value that only opening it could check (--sessions).
 			fmt.Fprintf(stderr, "mentions-demo: %s\n%s\n", textutil.Inline(bad.Error()), usageHint)
 		} else {
-			fmt.Fprintln(stderr, "mentions-demo:", textutil.Inline(err.Error()))
+			fmt.Fprintln(stderr, "mentions-demo:", textutil.Inline(runError(err)))
 		}
 		return 1
 	}
 	return 0
+}
+
+// runError is err in the words of the command: Bubble Tea wraps its
+// errors in its name at every level ("bubbletea: error opening TTY:
+// bubbletea: could not open TTY: …"), so only the innermost part is
+// kept, and a terminal that cannot be opened says that the demo needs
+// one.
+func runError(err error) string {
+	s := err.Error()
+	const prefix = "bubbletea: "
+	i := strings.LastIndex(s, prefix)
+	if i < 0 {
+		return s
+	}
+	s = s[i+len(prefix):]
+	if strings.Contains(s, "TTY") || strings.Contains(s, "/dev/tty") {
+		s = "needs a terminal: " + s
+	}
+	return s
 }
 
 // softMemory is the demo's soft memory limit beside its generated corpus
@@ -85,7 +105,7 @@ func start(f flags) error {
 		Store: store, Current: current, Title: title, Home: home,
 		StoreName: fmt.Sprintf("fakestore, %d sessions", f.count),
 		Config:    sessionref.Config{MaxReferenceBytes: f.budget},
-		NoMouse:   f.noMouse, Inline: f.inline, Plain: f.plain,
+		NoMouse:   f.noMouse, Inline: f.inline, Plain: f.plain, Preview: !f.noPrev,
 		Build: func(ctx context.Context, progress func(done, total int)) error {
 			return seed(ctx, store, fakestore.SeedOptions{Count: f.count, Seed: f.seed, Now: now, Home: home}, progress)
 		},

@@ -45,7 +45,8 @@ func newChat(store sessionref.SessionQuery, current sessionref.Target) (chat, er
 	ps := picker.DefaultStyles(true)
 	ps.Frame = ps.Frame.BorderForeground(brand)
 	ps.Marker = ps.Marker.Foreground(brand)
-	p := picker.New(picker.ResolverSource(resolver, current, 20), picker.WithStyles(ps))
+	p := picker.New(picker.ResolverSource(resolver, current, 20), picker.WithStyles(ps),
+		picker.WithPreview(picker.ResolverPreviewer(resolver, current))) // what the model would get
 
 	keys := composer.DefaultKeyMap()
 	keys.Submit = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send"))
@@ -109,7 +110,7 @@ func (m chat) View() tea.View {
 		v.Cursor = c
 	}
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	v.MouseMode = tea.MouseModeAllMotion // hovering a picker row previews it
 	return v
 }
 

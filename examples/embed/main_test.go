@@ -118,3 +118,24 @@ func TestRealCursorInThePane(t *testing.T) {
 		t.Fatalf("cursor at %d,%d is not in the composer (origin %d,%d)", v.Cursor.X, v.Cursor.Y, sidebarWidth, m.height-m.input.Height())
 	}
 }
+
+// The preview: in this 78-column pane alt+p shows what the model would
+// get in place of the rows; in a 128-column one it stands beside them.
+func TestPreview(t *testing.T) {
+	m := newTestChat(t)
+	for _, r := range "@des" {
+		m = send(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if strings.Contains(ansi.Strip(m.View().Content), "1/1 kept") {
+		t.Fatal("a narrow pane shows the preview only after alt+p")
+	}
+	m = send(m, tea.KeyPressMsg{Code: 'p', Mod: tea.ModAlt})
+	if got := ansi.Strip(m.View().Content); !strings.Contains(got, "1/1 kept") || !strings.Contains(got, "SQLite it is.") {
+		t.Fatalf("alt+p shows no preview:\n%s", got)
+	}
+	m = send(m, tea.WindowSizeMsg{Width: 150, Height: 30})
+	got := ansi.Strip(m.View().Content)
+	if !strings.Contains(got, "SQLite it is.") || !strings.Contains(got, "Design notes") {
+		t.Fatalf("a wide pane shows the rows and the preview:\n%s", got)
+	}
+}
