@@ -383,7 +383,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.errLine = ""
 			content := msg.Content
 			if room := MaxDraftBytes - m.draftBytes(); len(content) > room {
-				content = cutUTF8(content, max(room, 0))
+				content = textutil.CutUTF8(content, max(room, 0))
 				m.errLine = fmt.Sprintf("the draft holds at most %s: %s of the paste left out",
 					textutil.Bytes(MaxDraftBytes), textutil.Bytes(len(msg.Content)-len(content)))
 			}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -176,18 +175,6 @@ func (m *Model) draftBytes() int {
 		n += len(m.atoms[i].text)
 	}
 	return n
-}
-
-// cutUTF8 returns the longest prefix of s of at most n bytes that ends on
-// a rune boundary.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // insertAtoms inserts as at the cursor and puts the cursor after them.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dshkit/mentions/internal/textutil"
 )
 
 // Bounds on what a query can ask, so a pasted megabyte costs no more than
@@ -39,7 +41,7 @@ type term struct {
 // term with no letter, digit or symbol such as an emoji is no term at
 // all. Nothing in the input has a syntax of its own beyond that.
 func parseQuery(q string) []term {
-	q = cutUTF8(q, maxQueryBytes)
+	q = textutil.CutUTF8(q, maxQueryBytes)
 	var (
 		terms   []term
 		cur     strings.Builder
@@ -56,7 +58,7 @@ func parseQuery(q string) []term {
 		if !meaningful(s) || len(terms) == maxTerms {
 			return
 		}
-		t := term{text: cutUTF8(s, maxTermBytes), phrase: phrase, prefix: prefix}
+		t := term{text: textutil.CutUTF8(s, maxTermBytes), phrase: phrase, prefix: prefix}
 		for i := range terms {
 			if terms[i].text == t.text && terms[i].phrase == t.phrase {
 				// The same term again asks nothing more; a typed prefix

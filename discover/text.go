@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -45,7 +46,7 @@ func (bb *bodyBuilder) add(e *sessionref.Event) bool {
 		if room <= 0 {
 			return false
 		}
-		text := cutUTF8(t.Text, min(bb.perMessage, room))
+		text := textutil.CutUTF8(t.Text, min(bb.perMessage, room))
 		if text == "" {
 			continue
 		}
@@ -79,18 +80,6 @@ func clean(s string) string {
 		s = strings.ReplaceAll(s, "\x00", " ")
 	}
 	return s
-}
-
-// cutUTF8 returns the longest prefix of s of at most n bytes that ends on
-// a rune boundary.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // withGrams is text followed by the gram tokens of its runs of gram

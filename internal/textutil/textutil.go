@@ -3,6 +3,8 @@
 package textutil
 
 import (
+	"unicode/utf8"
+
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -168,4 +170,16 @@ func HardWrap(s string, w int) []string {
 		used += cw
 	}
 	return append(lines, cur.String())
+}
+
+// CutUTF8 returns the longest prefix of s of at most n bytes that ends on
+// a rune boundary.
+func CutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -145,3 +145,17 @@ func TestHardWrap(t *testing.T) {
 		t.Fatalf("HardWrap(abcdef, 4) = %q", got)
 	}
 }
+
+func TestCutUTF8(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"héllo", 2, "h"}, {"héllo", 3, "hé"}, {"abc", 5, "abc"}, {"日本", 4, "日"}, {"日", 0, ""},
+	} {
+		if got := CutUTF8(c.s, c.n); got != c.want {
+			t.Errorf("CutUTF8(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}
