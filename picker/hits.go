@@ -69,8 +69,9 @@ func (m Model) HitsFresh() bool {
 	return m.hitSource == nil || !m.hitsPending && m.hitsQuery == m.query
 }
 
-// HitErr returns the hit source's error for the current query, if any.
-func (m Model) HitErr() error { return m.hitErr }
+// HitsErr returns the hit source's error for the current query, if any
+// (with Hits and HitsFresh; SectionErr(MessagesID) says the same).
+func (m Model) HitsErr() error { return m.hitErr }
 
 // startHits starts the search of the current query, cancelling the one
 // before. The hits shown stay, greyed, until the answer comes; a blank

@@ -285,10 +285,13 @@ func (m Model) Query() string { return m.query }
 // [Model.SectionItems] for the other sections.
 func (m Model) Items() []sessionref.Candidate { return m.items }
 
-// Fresh reports whether the rows answer the current query.
+// Fresh reports whether the sessions' rows (Items) answer the current
+// query. Items, Fresh and Err are the sessions section's; Hits, HitsFresh
+// and HitsErr the "in messages" section's; SectionItems, SectionFresh and
+// SectionErr answer for any section by its id.
 func (m Model) Fresh() bool { return !m.pending && m.itemsQuery == m.query }
 
-// Err returns the source's error for the current query, if any.
+// Err returns the sessions source's error for the current query, if any.
 func (m Model) Err() error { return m.err }
 
 // Cursor returns the index of the highlighted row.
