@@ -141,6 +141,9 @@ func (ix *Index) SyncReporting(ctx context.Context, report func(Progress)) (Sync
 	return stats, err
 }
 
+// sync is one pass: list the store, plan what must be read, remove what
+// is gone, then apply each session in the store's order, committing in
+// batches. Its steps are the functions below it.
 func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 	start := time.Now()
 	defer func() { stats.Duration = time.Since(start) }()
@@ -156,95 +159,23 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 	}
 	stats.Sessions = len(headers)
 	db := ix.conn()
-	var gen int64
-	if err := db.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = 'gen'`).Scan(&gen); err != nil {
-		return stats, fmt.Errorf("discover: read index: %w", err)
+	known, err := ix.knownStates(ctx, db)
+	if err != nil {
+		return stats, err
 	}
-	if ix.known == nil || ix.knownGen != gen {
-		ix.known = nil
-		states, err := loadStates(ctx, db)
-		if err != nil {
-			return stats, err
-		}
-		ix.known, ix.knownGen = states, gen
-	}
-	known := maps.Clone(ix.known) // the loop below reads it as it was
-	// The seqs of the sessions the index holds: a new session is read
-	// whatever its seq, so its seq is not asked for (a store may have to
-	// decode a log to know it).
-	var ids []string
-	var at []int
-	for i := range headers {
-		if _, had := known[clean(headers[i].ID)]; had {
-			ids = append(ids, headers[i].ID)
-			at = append(at, i)
-		}
-	}
-	versions := make([]string, len(headers))
-	if vl, ok := ix.q.(VersionLister); ok && len(ids) > 0 {
-		got, err := vl.SessionVersions(ctx, ids)
-		if err != nil {
-			return stats, fmt.Errorf("discover: read versions: %w", err)
-		}
-		if len(got) == len(ids) {
-			for k, i := range at {
-				versions[i] = got[k]
-			}
-		}
-	}
-	var seqs []*int64
-	if sl, ok := ix.q.(SeqLister); ok {
-		seqs = make([]*int64, len(headers))
-		if len(ids) > 0 {
-			got, err := sl.CapturedSeqs(ctx, ids)
-			if err != nil {
-				return stats, fmt.Errorf("discover: read seqs: %w", err)
-			}
-			if len(got) != len(ids) {
-				seqs = nil
-			} else {
-				for k, i := range at {
-					seqs[i] = got[k]
-				}
-			}
-		}
+	plan, err := ix.plan(ctx, headers, titles, known)
+	if err != nil {
+		return stats, err
 	}
 	w := &writer{ix: ix, db: db}
 	// Whatever happens, commit what was done; DB work is not cancelled
 	// half-way, only between sessions.
 	wctx := context.WithoutCancel(ctx)
 	defer w.rollback()
-
-	present := make(map[string]bool, len(headers))
-	for i := range headers {
-		present[clean(headers[i].ID)] = true
+	if stats.Removed, err = removeGone(wctx, w, headers, known); err != nil {
+		return stats, err
 	}
-	for id := range known {
-		if !present[id] {
-			if err := w.remove(wctx, id); err != nil {
-				return stats, err
-			}
-			stats.Removed++
-		}
-	}
-
-	// Which sessions need their surface read: all but those whose seq
-	// and title say they are unchanged. They are read ahead, a few at
-	// once, in the loop's order.
-	unchanged := func(i int, captured *int64) bool {
-		var title *sessionref.Title
-		if i < len(titles) {
-			title = titles[i].Title
-		}
-		st, had := known[clean(headers[i].ID)]
-		return had && sameSeq(st.captured, captured) && sameSeq(st.titleSeq, titleSeq(title)) &&
-			st.title == nullTitle(title) && st.version == nullVersion(versions[i])
-	}
-	needs := make([]bool, len(headers))
-	for i := range headers {
-		needs[i] = !(i < len(titles) && titles[i].Err != nil) && (seqs == nil || !unchanged(i, seqs[i]))
-	}
-	ra := ix.readAhead(ctx, headers, needs)
+	ra := ix.readAhead(ctx, headers, plan.needs)
 	defer ra.stop()
 
 	ix.report(Progress{Done: 0, Total: len(headers)})
@@ -255,57 +186,22 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 			}
 			return stats, err
 		}
-		h := &headers[i]
-		var title *sessionref.Title
-		if i < len(titles) {
-			if titles[i].Err != nil {
-				stats.fail(titles[i].Err)
-				ix.report(Progress{Done: i + 1, Total: len(headers)})
-				continue
-			}
-			title = titles[i].Title
-		}
-		st, had := known[clean(h.ID)]
-		d := doc{id: h.ID, cwd: h.Cwd, created: h.CreatedAt, title: title, version: versions[i]}
-		switch {
-		case !needs[i]:
-			d.captured, d.metaOnly = seqs[i], true
-		default:
-			r := ra.next(i)
-			if r.err != nil {
-				if ctx.Err() != nil {
-					continue // reported at the top of the loop
-				}
-				stats.fail(r.err)
-				ix.report(Progress{Done: i + 1, Total: len(headers)})
-				continue
-			}
-			d.captured, d.body = r.captured, r.body
-			// Unchanged by its seqs and token, or by the text it gives
-			// the index: a session read again for a new token (a log
-			// replaced, a store without seqs) is rewritten only when its
-			// text changed.
-			d.metaOnly = had && sameSeq(st.titleSeq, titleSeq(title)) && st.title == nullTitle(title) &&
-				st.bodyHash == nullInt(ptr(bodyHash(d.body)))
-		}
-		if d.metaOnly {
-			if had && st.cwd == nullString(d.cwd) && st.created == d.created && st.title == nullTitle(d.title) &&
-				st.version == nullVersion(d.version) && sameSeq(st.captured, d.captured) {
-				stats.Unchanged++
-				ix.report(Progress{Done: i + 1, Total: len(headers)})
-				continue
-			}
-		}
-		if err := w.put(wctx, &d); err != nil {
+		out, err := ix.applyOne(ctx, wctx, w, ra, plan, known, headers, titles, i)
+		if err != nil {
 			return stats, err
 		}
-		if d.metaOnly {
+		switch out.kind {
+		case outCancelled:
+			continue // reported at the top of the loop
+		case outFailed:
+			stats.fail(out.err)
+		case outUnchanged:
 			stats.Unchanged++
-		} else {
+		case outIndexed:
 			stats.Indexed++
-			stats.Bytes += int64(len(d.body))
+			stats.Bytes += out.bytes
 		}
-		if w.n >= ix.opts.batch || w.bytes >= 16<<20 {
+		if out.written && (w.n >= ix.opts.batch || w.bytes >= 16<<20) {
 			if err := w.commit(); err != nil {
 				return stats, err
 			}
@@ -316,6 +212,173 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 		return stats, err
 	}
 	return stats, ctx.Err()
+}
+
+// knownStates returns a copy of the index's session states, loaded again
+// when another Index changed the file since they were read.
+func (ix *Index) knownStates(ctx context.Context, db *sql.DB) (map[string]state, error) {
+	var gen int64
+	if err := db.QueryRowContext(ctx, `SELECT v FROM meta WHERE k = 'gen'`).Scan(&gen); err != nil {
+		return nil, fmt.Errorf("discover: read index: %w", err)
+	}
+	if ix.known == nil || ix.knownGen != gen {
+		ix.known = nil
+		states, err := loadStates(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		ix.known, ix.knownGen = states, gen
+	}
+	return maps.Clone(ix.known), nil // the pass reads it as it was
+}
+
+// syncPlan is what a pass knows before it reads any surface: each
+// session's version token and capture seq (when the store gives them)
+// and whether its surface must be read.
+type syncPlan struct {
+	versions []string
+	seqs     []*int64 // nil: the store gives no seqs
+	needs    []bool
+}
+
+// plan asks the store for the versions and seqs of the sessions the
+// index holds (a new session is read whatever its seq, so its seq is not
+// asked for: a store may have to decode a log to know it), and marks for
+// reading every session but those whose seq, title and version say they
+// are unchanged.
+func (ix *Index) plan(ctx context.Context, headers []sessionref.SessionHeader, titles []sessionref.TitleResult, known map[string]state) (syncPlan, error) {
+	var ids []string
+	var at []int
+	for i := range headers {
+		if _, had := known[clean(headers[i].ID)]; had {
+			ids = append(ids, headers[i].ID)
+			at = append(at, i)
+		}
+	}
+	p := syncPlan{versions: make([]string, len(headers))}
+	if vl, ok := ix.q.(VersionLister); ok && len(ids) > 0 {
+		got, err := vl.SessionVersions(ctx, ids)
+		if err != nil {
+			return p, fmt.Errorf("discover: read versions: %w", err)
+		}
+		if len(got) == len(ids) {
+			for k, i := range at {
+				p.versions[i] = got[k]
+			}
+		}
+	}
+	if sl, ok := ix.q.(SeqLister); ok {
+		p.seqs = make([]*int64, len(headers))
+		if len(ids) > 0 {
+			got, err := sl.CapturedSeqs(ctx, ids)
+			if err != nil {
+				return p, fmt.Errorf("discover: read seqs: %w", err)
+			}
+			if len(got) != len(ids) {
+				p.seqs = nil
+			} else {
+				for k, i := range at {
+					p.seqs[i] = got[k]
+				}
+			}
+		}
+	}
+	p.needs = make([]bool, len(headers))
+	for i := range headers {
+		title := titleAt(titles, i)
+		st, had := known[clean(headers[i].ID)]
+		unchanged := p.seqs != nil && had && sameSeq(st.captured, p.seqs[i]) &&
+			sameSeq(st.titleSeq, titleSeq(title)) && st.title == nullTitle(title) &&
+			st.version == nullVersion(p.versions[i])
+		p.needs[i] = !(i < len(titles) && titles[i].Err != nil) && !unchanged
+	}
+	return p, nil
+}
+
+// titleAt is session i's title, if the listing gave one.
+func titleAt(titles []sessionref.TitleResult, i int) *sessionref.Title {
+	if i < len(titles) {
+		return titles[i].Title
+	}
+	return nil
+}
+
+// removeGone removes the sessions the index holds that the store no
+// longer lists, and returns how many.
+func removeGone(wctx context.Context, w *writer, headers []sessionref.SessionHeader, known map[string]state) (int, error) {
+	present := make(map[string]bool, len(headers))
+	for i := range headers {
+		present[clean(headers[i].ID)] = true
+	}
+	n := 0
+	for id := range known {
+		if !present[id] {
+			if err := w.remove(wctx, id); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// outcome is what applying one session came to.
+type outcome struct {
+	kind    outcomeKind
+	err     error // outFailed: why
+	bytes   int64 // outIndexed: the text indexed
+	written bool  // a row was written (a batch may be due)
+}
+
+type outcomeKind uint8
+
+const (
+	outUnchanged outcomeKind = iota // nothing to write, or only its metadata
+	outIndexed                      // its text was indexed
+	outFailed                       // its title or surface could not be read
+	outCancelled                    // its read ended with the Sync's context
+)
+
+// applyOne brings session i of the listing up to date: its metadata
+// alone when its surface was not read or its text did not change, its
+// text otherwise. An error is the index's, and ends the pass.
+func (ix *Index) applyOne(ctx, wctx context.Context, w *writer, ra *readAhead, plan syncPlan, known map[string]state,
+	headers []sessionref.SessionHeader, titles []sessionref.TitleResult, i int) (outcome, error) {
+	h := &headers[i]
+	if i < len(titles) && titles[i].Err != nil {
+		return outcome{kind: outFailed, err: titles[i].Err}, nil
+	}
+	title := titleAt(titles, i)
+	st, had := known[clean(h.ID)]
+	d := doc{id: h.ID, cwd: h.Cwd, created: h.CreatedAt, title: title, version: plan.versions[i]}
+	if !plan.needs[i] {
+		d.captured, d.metaOnly = plan.seqs[i], true
+	} else {
+		r := ra.next(i)
+		if r.err != nil {
+			if ctx.Err() != nil {
+				return outcome{kind: outCancelled}, nil
+			}
+			return outcome{kind: outFailed, err: r.err}, nil
+		}
+		d.captured, d.body = r.captured, r.body
+		// Unchanged by its seqs and token, or by the text it gives the
+		// index: a session read again for a new token (a log replaced, a
+		// store without seqs) is rewritten only when its text changed.
+		d.metaOnly = had && sameSeq(st.titleSeq, titleSeq(title)) && st.title == nullTitle(title) &&
+			st.bodyHash == nullInt(ptr(bodyHash(d.body)))
+	}
+	if d.metaOnly && had && st.cwd == nullString(d.cwd) && st.created == d.created && st.title == nullTitle(d.title) &&
+		st.version == nullVersion(d.version) && sameSeq(st.captured, d.captured) {
+		return outcome{kind: outUnchanged}, nil
+	}
+	if err := w.put(wctx, &d); err != nil {
+		return outcome{}, err
+	}
+	if d.metaOnly {
+		return outcome{kind: outUnchanged, written: true}, nil
+	}
+	return outcome{kind: outIndexed, bytes: int64(len(d.body)), written: true}, nil
 }
 
 func (s *SyncStats) fail(err error) {
