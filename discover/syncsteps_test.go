@@ -13,18 +13,7 @@ import (
 // every session counted, the last report at the total, and a later Sync
 // reports nothing to it.
 func TestSyncReportingIsPerCall(t *testing.T) {
-	fs := fakestore.New()
-	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range 5 {
-		id := fmt.Sprintf("p%d", i)
-		fs.Create(id, nil, at.Add(time.Duration(i)*time.Minute))
-		fs.AppendUser(id, "said here")
-	}
-	ix, err := Open("", fs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	fs, ix := smallIndex(t, "p", 5)
 	var got []Progress
 	if _, err := ix.SyncReporting(context.Background(), func(p Progress) { got = append(got, p) }); err != nil {
 		t.Fatal(err)
@@ -46,18 +35,7 @@ func TestSyncReportingIsPerCall(t *testing.T) {
 // changed since the index took them, and never a session whose title
 // could not be read; removeGone removes what the store no longer lists.
 func TestPlanAndRemoveGone(t *testing.T) {
-	fs := fakestore.New()
-	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range 4 {
-		id := fmt.Sprintf("q%d", i)
-		fs.Create(id, nil, at.Add(time.Duration(i)*time.Minute))
-		fs.AppendUser(id, "said here")
-	}
-	ix, err := Open("", fs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	fs, ix := smallIndex(t, "q", 4)
 	if _, err := ix.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -88,4 +66,23 @@ func TestPlanAndRemoveGone(t *testing.T) {
 	if err != nil || n != 2 {
 		t.Fatalf("removeGone: %d, %v; want the 2 sessions left out of the listing", n, err)
 	}
+}
+
+// smallIndex is an in-memory index over n sessions named prefix0…, not
+// synced yet.
+func smallIndex(t *testing.T, prefix string, n int) (*fakestore.Store, *Index) {
+	t.Helper()
+	fs := fakestore.New()
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		id := fmt.Sprintf("%s%d", prefix, i)
+		fs.Create(id, nil, at.Add(time.Duration(i)*time.Minute))
+		fs.AppendUser(id, "said here")
+	}
+	ix, err := Open("", fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return fs, ix
 }

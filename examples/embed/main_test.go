@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,21 +10,15 @@ import (
 
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/internal/cmdrun"
+	"github.com/dshkit/mentions/internal/readme"
 	"github.com/dshkit/mentions/sessionref"
 )
 
 // TestReadmeShowsThisCode keeps the README's embedding sample honest: it
 // must be this file's code, which compiles and is tested below.
 func TestReadmeShowsThisCode(t *testing.T) {
-	src, _ := os.ReadFile("main.go")
-	_, rest, _ := strings.Cut(string(src), "// BEGIN README\n")
-	sample, _, _ := strings.Cut(rest, "// END README")
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
+	if err := readme.Check("main.go", "../../README.md"); err != nil {
 		t.Fatal(err)
-	}
-	if !strings.Contains(string(readme), strings.TrimSpace(sample)) {
-		t.Fatal("README.md does not show examples/embed/main.go's code between BEGIN and END README")
 	}
 }
 

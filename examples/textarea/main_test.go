@@ -14,6 +14,7 @@ import (
 
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/internal/cmdrun"
+	"github.com/dshkit/mentions/internal/readme"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -21,21 +22,18 @@ import (
 // your own editor" honest: it shows mentions.go's code, which compiles
 // and is tested below.
 func TestReadmeShowsTheGlue(t *testing.T) {
-	src, _ := os.ReadFile("mentions.go")
-	_, rest, _ := strings.Cut(string(src), "// BEGIN README\n")
-	sample, _, _ := strings.Cut(rest, "// END README")
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
+	if err := readme.Check("mentions.go", "../../README.md"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), strings.TrimSpace(sample)) {
-		t.Fatal("README.md does not show examples/textarea/mentions.go between BEGIN and END README")
+	text, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
 	}
 	n := glueLines(t)
 	if n >= 100 {
 		t.Fatalf("the mentions glue is %d lines; it must stay under 100", n)
 	}
-	if want := fmt.Sprintf("%d lines of glue", n); !strings.Contains(string(readme), want) {
+	if want := fmt.Sprintf("%d lines of glue", n); !strings.Contains(string(text), want) {
 		t.Fatalf("README.md should say %q", want)
 	}
 }
