@@ -157,7 +157,7 @@ func (m *Model) renderHelp() {
 		// Options.Notice leaves the status line on the first key; it
 		// stays here.
 		out = append(out, m.st.title.Render("Sessions"))
-		out = append(out, wrapText(textutil.Inline(m.opts.Notice), m.w)...)
+		out = append(out, textutil.WrapProse(textutil.Inline(m.opts.Notice), m.w)...)
 	}
 	for _, s := range m.helpSections() {
 		cols := m.helpColumns(enabled(s.groups, s.all))

@@ -2,13 +2,10 @@ package demo
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/picker"
@@ -104,69 +101,7 @@ func (m Model) statusView() string {
 	default:
 		return ""
 	}
-	return m.st.status.Width(max(m.w, 1)).Render(strings.Join(wrapText(s, m.w), "\n"))
-}
-
-// wrapText wraps s to w cells, at spaces and after slashes (paths), and
-// cuts a word longer than a line. A line that would hold nothing but
-// punctuation (the ")" after a long path) takes the last character of
-// the line above with it, so it is never an orphan.
-func wrapText(s string, w int) []string {
-	w = max(w, 1)
-	lines := strings.Split(ansi.Wrap(s, w, " /"), "\n")
-	for i := 1; i < len(lines); i++ {
-		// A mark cut from its base by a hard wrap goes back to it: it
-		// takes no cell.
-		for {
-			r, n := utf8.DecodeRuneInString(lines[i])
-			if n == 0 || !unicode.In(r, unicode.Mn, unicode.Me) {
-				break
-			}
-			lines[i-1], lines[i] = lines[i-1]+lines[i][:n], lines[i][n:]
-		}
-		for onlyPunct(lines[i]) { // move characters down until one is not punctuation
-			prev := strings.TrimRight(lines[i-1], " ")
-			at := lastClusterAt(prev) // whole clusters: a mark stays on its base
-			if at < 1 {
-				break
-			}
-			moved := prev[at:] + strings.TrimLeft(lines[i], " ")
-			if textutil.Width(moved) > w {
-				break
-			}
-			lines[i-1], lines[i] = prev[:at], moved
-		}
-	}
-	return lines
-}
-
-// lastClusterAt is the byte offset where s's last grapheme cluster
-// starts (0 for an empty s).
-func lastClusterAt(s string) int {
-	at := 0
-	for i := 0; i < len(s); {
-		c, _ := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-		if c == "" {
-			c = s[i : i+1]
-		}
-		at = i
-		i += len(c)
-	}
-	return at
-}
-
-// onlyPunct reports whether l has text and all of it is punctuation.
-func onlyPunct(l string) bool {
-	l = strings.TrimSpace(l)
-	if l == "" {
-		return false
-	}
-	for _, r := range l {
-		if !unicode.IsPunct(r) && !unicode.IsSymbol(r) {
-			return false
-		}
-	}
-	return true
+	return m.st.status.Width(max(m.w, 1)).Render(strings.Join(textutil.WrapProse(s, m.w), "\n"))
 }
 
 // View draws the screen, with the picker popup on top.

@@ -3,11 +3,11 @@ package demo
 import (
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/internal/textutil"
 )
 
 // TestHeaderKeepsStoreCounts: a header too wide for 80 columns gives up
@@ -108,7 +108,7 @@ func TestNoticeGoesOnFirstKeyF1KeepsIt(t *testing.T) {
 			t.Fatalf("%v: the notice is not on screen whole:\n%s", sz, sc)
 		}
 		for _, l := range strings.Split(sc, "\n") {
-			if onlyPunct(l) {
+			if textutil.OnlyPunct(l) {
 				t.Errorf("%v: a line of punctuation alone: %q\n%s", sz, l, sc)
 			}
 		}
@@ -132,38 +132,6 @@ func TestNoticeGoesOnFirstKeyF1KeepsIt(t *testing.T) {
 		// Back from F1, it stays hidden.
 		if sc := text(drive(help, esc)); strings.Contains(sc, "expected <root>") {
 			t.Fatalf("%v: the notice came back:\n%s", sz, sc)
-		}
-	}
-}
-
-// TestWrapTextNoOrphan: a path cut at the width does not leave its
-// closing punctuation alone on the next line; ordinary text wraps at
-// spaces; nothing is lost.
-func TestWrapTextNoOrphan(t *testing.T) {
-	for _, c := range []struct {
-		s string
-		w int
-	}{
-		{"(expected <root>/<project>/<session>/session.jsonl)", 40},
-		{"(see " + strings.Repeat("x", 39) + ").", 40},
-		{"a long sentence that wraps at spaces only", 12},
-		{"(see " + strings.Repeat("x", 35) + "cafe\u0301).", 40}, // the mark moves with its e
-		{"(see " + strings.Repeat("x", 36) + "cafe\u0301).", 40}, // a hard wrap cuts the mark off
-	} {
-		lines := wrapText(c.s, c.w)
-		if len(lines) < 2 {
-			t.Fatalf("%q at %d: did not wrap: %q", c.s, c.w, lines)
-		}
-		for _, l := range lines {
-			if r, _ := utf8.DecodeRuneInString(l); unicode.Is(unicode.Mn, r) {
-				t.Errorf("%q at %d: line %q starts with a lone mark", c.s, c.w, l)
-			}
-			if onlyPunct(l) || ansi.StringWidth(l) > c.w {
-				t.Errorf("%q at %d: line %q in %q", c.s, c.w, l, lines)
-			}
-		}
-		if got := strings.Join(strings.Fields(strings.Join(lines, "")), ""); got != strings.Join(strings.Fields(c.s), "") {
-			t.Errorf("%q at %d: wrapped text %q lost something", c.s, c.w, got)
 		}
 	}
 }
