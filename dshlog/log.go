@@ -581,11 +581,9 @@ func msgCost(m *sessionref.Event) int64 {
 	return n
 }
 
-// decodeLines applies the robustness rules of the format: the first bad
-// line or seq gap ends the valid prefix, and is corruption if a later
-// record holds a turn/end (always, inside a complete zstd frame);
-// otherwise the rest is a torn tail and is dropped. text is whole lines;
-// the events are added to seg.
+// decodeLines decodes whole lines of text and adds their events to seg,
+// until a line ends the valid prefix (see endPrefix) or the read is
+// stopped.
 func (p *parsed) decodeLines(fd feeder, text []byte, seg *segment, inTornFrame bool) {
 	if cap(seg.events) == 0 {
 		seg.events = make([]event, 0, len(text)/512+16) // about one kept event a line of 0.5-1 KB
@@ -595,7 +593,6 @@ func (p *parsed) decodeLines(fd feeder, text []byte, seg *segment, inTornFrame b
 		line, rest := text[:nl], text[nl+1:]
 		text = rest
 		p.line++
-		lineNo := p.line
 		if p.stopped || p.err != nil {
 			return
 		}
@@ -603,58 +600,84 @@ func (p *parsed) decodeLines(fd feeder, text []byte, seg *segment, inTornFrame b
 			return // the caller reports the cancellation
 		}
 		r, n, err := decodeRecord(&p.jp, line)
-		next := seg.next
-		gap := err == nil && ((isPacked(r.typ) && r.seq0 != next) || (!isPacked(r.typ) && r.seq != next))
-		if err != nil || gap {
-			isSyntax := err != nil && unreadable(err)
-			if err != nil && !isSyntax {
-				p.err = logErr(p.path, lineNo, ErrCorrupt, "%v", err)
-				return
-			}
-			if p.zstd && !inTornFrame {
-				p.err = logErr(p.path, lineNo, ErrCorrupt, "bad record inside a complete zstd frame")
-				return
-			}
-			check := rest
-			if gap {
-				check = append(line[:len(line):len(line)], '\n') // the out-of-sequence record itself counts
-				check = append(check, rest...)
-			}
-			if p.more != nil { // the rest of the file, past this piece
-				check = append(append([]byte(nil), check...), p.more()...)
-			}
-			for _, later := range splitLines(check) {
-				if typeOf(&p.jp, later) == "turn/end" {
-					what := "unreadable line"
-					if gap {
-						what = fmt.Sprintf("seq gap (want %d)", next)
-					}
-					p.err = logErr(p.path, lineNo, ErrCorrupt, "%s before a later turn/end", what)
-					return
-				}
-			}
-			p.stopped = true
+		if gap := err == nil && seqGap(r, seg.next); err != nil || gap {
+			p.endPrefix(line, rest, err, gap, seg.next, inTornFrame)
 			return
 		}
-		if isPacked(r.typ) {
-			// Expanded members are assistant/chunk events, which nothing
-			// here looks at: only counted. Member k's time is time0 plus
-			// the first k gaps; the last one's is what a closer needs.
-			seg.next += int64(n)
-			seg.lastTime = r.time0 + packedSpan(r.data)
-			continue
-		}
-		ev, err := p.decodeEvent(r, lineNo)
-		if err != nil {
+		if err := p.add(r, n, seg); err != nil {
 			p.err = err
 			return
 		}
-		seg.next++
-		seg.lastTime = ev.time
-		if kept(ev.typ) {
-			seg.events = append(seg.events, ev)
+	}
+}
+
+// seqGap reports whether record r does not go on at seq next.
+func seqGap(r record, next int64) bool {
+	if isPacked(r.typ) {
+		return r.seq0 != next
+	}
+	return r.seq != next
+}
+
+// endPrefix applies the format's robustness rules to a line (the current
+// one, p.line) that is unreadable or out of sequence: it ends the valid
+// prefix, and it is corruption when a later record holds a turn/end
+// (always, inside a complete zstd frame, and for a record that reads but
+// is invalid); otherwise the rest is a torn tail and is dropped. rest is
+// the text after the line in this piece; p.more gives the rest of the
+// file.
+func (p *parsed) endPrefix(line, rest []byte, err error, gap bool, next int64, inTornFrame bool) {
+	lineNo := p.line
+	if err != nil && !unreadable(err) {
+		p.err = logErr(p.path, lineNo, ErrCorrupt, "%v", err)
+		return
+	}
+	if p.zstd && !inTornFrame {
+		p.err = logErr(p.path, lineNo, ErrCorrupt, "bad record inside a complete zstd frame")
+		return
+	}
+	check := rest
+	if gap {
+		check = append(line[:len(line):len(line)], '\n') // the out-of-sequence record itself counts
+		check = append(check, rest...)
+	}
+	if p.more != nil { // the rest of the file, past this piece
+		check = append(append([]byte(nil), check...), p.more()...)
+	}
+	for _, later := range splitLines(check) {
+		if typeOf(&p.jp, later) == "turn/end" {
+			what := "unreadable line"
+			if gap {
+				what = fmt.Sprintf("seq gap (want %d)", next)
+			}
+			p.err = logErr(p.path, lineNo, ErrCorrupt, "%s before a later turn/end", what)
+			return
 		}
 	}
+	p.stopped = true
+}
+
+// add appends record r, which holds n events, to seg: a packed record is
+// only counted (its members are assistant/chunk events, which nothing
+// here looks at; member k's time is time0 plus the first k gaps, and the
+// last one's is what a closer needs); an event the fold or the closers
+// need is kept.
+func (p *parsed) add(r record, n int, seg *segment) error {
+	if isPacked(r.typ) {
+		seg.next += int64(n)
+		seg.lastTime = r.time0 + packedSpan(r.data)
+		return nil
+	}
+	ev, err := p.decodeEvent(r, p.line)
+	if err != nil {
+		return err
+	}
+	seg.next++
+	seg.lastTime = ev.time
+	if kept(ev.typ) {
+		seg.events = append(seg.events, ev)
+	}
+	return nil
 }
 
 // kept reports the event types the fold and the closers need.
