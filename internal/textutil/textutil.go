@@ -29,6 +29,11 @@ func Fit(s string, w int) string {
 // narrower than StringWidth does, so its answer is checked with Width;
 // only when it is too wide is the cut found by a binary search on its
 // limit, O(len(s)·log w).
+//
+// The upstream behaviour, for a report to charmbracelet/x (ansi): with
+// x/ansi v0.11.7 through v0.11.10, ansi.Truncate("1\uFE0F\u20E31\uFE0F\u20E3x",
+// 3, "") returns the whole string, which ansi.StringWidth measures as 5
+// cells. TestTruncateKeycaps holds this package's answer to it.
 func Truncate(s string, w int, tail string) string {
 	if Width(s) <= w {
 		return s

@@ -159,3 +159,15 @@ func TestCutUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestTruncateKeycaps: whatever x/ansi's Truncate answers for keycaps (it
+// measures them narrower than StringWidth does), Truncate never returns
+// more than w cells, and keeps as many whole keycaps as fit.
+func TestTruncateKeycaps(t *testing.T) {
+	s := "1\uFE0F\u20E31\uFE0F\u20E3x"
+	for w, want := range map[int]string{0: "", 1: "", 2: "1\uFE0F\u20E3", 3: "1\uFE0F\u20E3", 4: "1\uFE0F\u20E31\uFE0F\u20E3", 5: s} {
+		if got := Truncate(s, w, ""); got != want || Width(got) > w {
+			t.Errorf("Truncate(%q, %d) = %q (%d cells), want %q", s, w, got, Width(got), want)
+		}
+	}
+}
