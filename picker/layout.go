@@ -59,10 +59,7 @@ func (m Model) layout() geometry {
 	f := m.styles.Frame
 	frameW, frameH := f.GetHorizontalFrameSize(), f.GetVerticalFrameSize()
 	a := m.area()
-	w := min(a.W, DefaultMaxWidth) // wider, the columns would only spread apart
-	if m.width > 0 {
-		w = min(m.width, a.W)
-	}
+	w := m.popupWidth()
 	if w-frameW < 1 || a.H-frameH < 1 {
 		return geometry{} // the frame alone fills the bounds
 	}
@@ -125,7 +122,7 @@ func (m Model) layout() geometry {
 
 // DefaultMaxWidth is the widest the popup is, frame included, unless
 // [WithWidth] says otherwise: on a wider screen its columns would only
-// spread apart.
+// spread apart. With a preview beside the rows it may be twice as wide.
 const DefaultMaxWidth = 120
 
 // contentLines is how many lines the popup's content wants at inner
@@ -166,11 +163,22 @@ func (m *Model) hold() {
 		return
 	}
 	f := m.styles.Frame
-	w := min(m.area().W, DefaultMaxWidth)
+	m.held, _ = m.contentLines(m.popupWidth() - f.GetHorizontalFrameSize())
+}
+
+// popupWidth is the popup's width, frame included: WithWidth's, else the
+// pane's up to DefaultMaxWidth (wider, the columns would only spread
+// apart), or up to twice that while the preview stands beside the rows,
+// so the rows keep their width and the preview gets the rest.
+func (m Model) popupWidth() int {
+	a := m.area()
 	if m.width > 0 {
-		w = min(m.width, m.area().W)
+		return min(m.width, a.W)
 	}
-	m.held, _ = m.contentLines(w - f.GetHorizontalFrameSize())
+	if m.previewer != nil && m.previewWide() {
+		return min(a.W, 2*DefaultMaxWidth)
+	}
+	return min(a.W, DefaultMaxWidth)
 }
 
 // Rect is where the popup is drawn on the screen, frame included; zero

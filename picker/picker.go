@@ -213,7 +213,8 @@ func WithHome(dir string) Option { return func(m *Model) { m.home = dir } }
 func WithDisable(f DisableFunc) Option { return func(m *Model) { m.disable = f } }
 
 // WithWidth sets the popup's width in cells (default: the width of the
-// bounds, at most [DefaultMaxWidth]; never wider than the bounds).
+// bounds, at most [DefaultMaxWidth], twice that with a preview beside the
+// rows; never wider than the bounds).
 func WithWidth(w int) Option { return func(m *Model) { m.width = w } }
 
 // WithStyles sets the styles (default DefaultStyles(true)).
