@@ -86,145 +86,187 @@ const (
 	reasonLabelMinW = 6
 )
 
-// chooseColumns fits the columns into the popup's inner width: the
-// working directory drops first, then the rank badge, then the age. The
-// id column starts at most textutil.ShortIDWidth cells wide; it grows,
-// taking from the label down to labelMinIDW cells, until the visible
-// rows' ids read differently, and then takes what the label and folder
-// columns have to spare, up to the whole ids.
+// chooseColumns fits the columns into the popup's inner width for the
+// rows on screen: what those rows ask for (columnNeeds), laid out by the
+// pure layoutColumns.
 func (m Model) chooseColumns(g geometry) columns {
-	c := columns{age: true, idW: 1}
-	c.cwd, c.badge = m.informative()
-	var ids []string
-	labelNeed, cwdNeed := 0, 0
-	folderOnly := false // a row matched on its folder alone: the folder column stays longest
+	return layoutColumns(m.columnNeeds(g), g.innerW)
+}
+
+// columnNeeds is what the visible rows ask of the columns.
+type columnNeeds struct {
+	ids        []string // the visible sessions' ids, in order
+	idWant     int      // the widest of them, in cells (at least 1)
+	labelNeed  int      // the widest label, with a disabled row's reason
+	cwdNeed    int      // the widest folder as shown
+	folderOnly bool     // a row matched on its folder alone: the folder column stays longest
+	cwd, badge bool     // the folder column and the badge tell the rows apart (see informative)
+}
+
+func (m Model) columnNeeds(g geometry) columnNeeds {
+	n := columnNeeds{idWant: 1}
+	n.cwd, n.badge = m.informative()
 	for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
 		b, e, kind := m.lineAt(l)
 		if kind != lineRow || b.kind == kindHost {
 			continue
 		}
 		cand := m.entry(e)
-		ids = append(ids, cand.SessionID)
-		c.idW = max(c.idW, textutil.IDWidth(cand.SessionID))
+		n.ids = append(n.ids, cand.SessionID)
+		n.idWant = max(n.idWant, textutil.IDWidth(cand.SessionID))
 		need := textutil.Width(textutil.Inline(cand.Label))
 		if why, off := m.disabled(cand); off {
 			need += gapW + textutil.Width("⊘ "+textutil.Inline(why)) - gapW - badgeW
 		}
-		labelNeed = max(labelNeed, need)
-		cwdNeed = max(cwdNeed, textutil.Width(m.cwdText(cand)))
-		folderOnly = folderOnly || m.matchesFolderOnly(cand)
+		n.labelNeed = max(n.labelNeed, need)
+		n.cwdNeed = max(n.cwdNeed, textutil.Width(m.cwdText(cand)))
+		n.folderOnly = n.folderOnly || m.matchesFolderOnly(cand)
 	}
-	idWant := c.idW
-	c.idW = min(c.idW, textutil.ShortIDWidth)
-	need := func() int {
-		n := markerW + gapW + c.idW + labelMinW
-		if !c.cwd && !c.badge || folderOnly && !c.badge && !c.age {
-			n -= labelMinW - labelMinAgeW // the age or the folder may squeeze the label more
-		}
-		if c.badge {
-			n += gapW + badgeW
-		}
-		if c.cwd {
-			n += gapW + cwdMinW
-		}
-		if c.age {
-			n += gapW + ageW
-		}
-		return n
+	return n
+}
+
+// layoutColumns fits the columns into innerW cells: the working directory
+// drops first, then the rank badge, then the age (the folder last when a
+// row matched on it alone). The id column starts at most
+// textutil.ShortIDWidth cells wide; it grows, taking from the label down
+// to labelMinIDW cells, until the rows' ids read differently, and then
+// takes what the label and folder columns have to spare, up to the whole
+// ids. What the label still has to spare shows more of the folders.
+func layoutColumns(n columnNeeds, innerW int) columns {
+	c := columns{age: true, cwd: n.cwd, badge: n.badge, idW: min(n.idWant, textutil.ShortIDWidth)}
+	c.dropToFit(innerW, n.folderOnly)
+	c.cwdW, c.labelW = c.share(innerW, c.idW)
+	if c.labelW < labelMinAgeW {
+		// Too narrow for all of it: the label keeps a few cells, the id
+		// what is left.
+		c.labelW = max(c.labelW, min(4, innerW-markerW))
+		c.idW = max(min(c.idW, innerW-markerW-c.labelW-gapW), 0)
+		forms, _ := textutil.ShortIDs(n.ids, c.idW)
+		return c.withIDs(n.ids, forms)
 	}
+	forms := c.distinctIDs(n, innerW)
+	if c.giveSpare(n) {
+		forms, _ = textutil.ShortIDs(n.ids, c.idW)
+	}
+	return c.withIDs(n.ids, forms)
+}
+
+// need is the width the chosen columns take at their least.
+func (c columns) need(folderOnly bool) int {
+	n := markerW + gapW + c.idW + labelMinW
+	if !c.cwd && !c.badge || folderOnly && !c.badge && !c.age {
+		n -= labelMinW - labelMinAgeW // the age or the folder may squeeze the label more
+	}
+	if c.badge {
+		n += gapW + badgeW
+	}
+	if c.cwd {
+		n += gapW + cwdMinW
+	}
+	if c.age {
+		n += gapW + ageW
+	}
+	return n
+}
+
+// dropToFit drops columns, in their order, until the rest fit innerW.
+func (c *columns) dropToFit(innerW int, folderOnly bool) {
 	drops := []*bool{&c.cwd, &c.badge, &c.age}
 	if folderOnly {
 		drops = []*bool{&c.badge, &c.age, &c.cwd}
 	}
 	for _, drop := range drops {
-		if need() <= g.innerW {
-			break
+		if c.need(folderOnly) <= innerW {
+			return
 		}
 		*drop = false
 	}
-	// share gives what the id column leaves to the folder and the label.
-	share := func(idW int) (cwdW, labelW int) {
-		rest := g.innerW - markerW - gapW - idW
-		if c.badge {
-			rest -= gapW + badgeW
-		}
-		if c.age {
-			rest -= gapW + ageW
-		}
-		if c.cwd {
-			cwdW = min(max(cwdMinW, (rest-gapW)*2/5), cwdMaxW)
-			rest -= gapW + cwdW
-		}
-		return cwdW, rest
+}
+
+// share gives what an id column of idW cells leaves to the folder and
+// the label.
+func (c columns) share(innerW, idW int) (cwdW, labelW int) {
+	rest := innerW - markerW - gapW - idW
+	if c.badge {
+		rest -= gapW + badgeW
 	}
-	c.cwdW, c.labelW = share(c.idW)
-	if c.labelW < labelMinAgeW {
-		// Too narrow for all of it: the label keeps a few cells, the id
-		// what is left.
-		c.labelW = max(c.labelW, min(4, g.innerW-markerW))
-		c.idW = max(min(c.idW, g.innerW-markerW-c.labelW-gapW), 0)
-		forms, _ := textutil.ShortIDs(ids, c.idW)
-		return c.withIDs(ids, forms)
+	if c.age {
+		rest -= gapW + ageW
 	}
-	forms, ok := textutil.ShortIDs(ids, c.idW)
-	if !ok {
-		// The widest id column the label allows; if even that cannot tell
-		// the ids apart, none can. Otherwise the narrowest that does, by
-		// bisection (a wider column tells apart at least what a narrower
-		// one does).
-		hi := c.idW
-		for w := c.idW + 1; w <= idWant; w++ {
-			if _, labelW := share(w); labelW < labelMinIDW {
-				break
-			}
-			hi = w
-		}
-		if hi > c.idW {
-			if top, topOK := textutil.ShortIDs(ids, hi); topOK {
-				lo := c.idW // cannot
-				for hi-lo > 1 {
-					mid := (lo + hi) / 2
-					if f, ok := textutil.ShortIDs(ids, mid); ok {
-						hi, top = mid, f
-					} else {
-						lo = mid
-					}
-				}
-				forms, ok = top, true
-				c.idW = hi
-				c.cwdW, c.labelW = share(hi)
-			}
-		}
-	}
-	// Width to spare: the folder's cells beyond what the visible rows
-	// need go to a label that is cut, then to the id, and so do the
-	// label's, up to the whole ids.
 	if c.cwd {
-		spare := max(c.cwdW-max(cwdNeed, cwdMinW), 0)
-		toLabel := min(spare, max(labelNeed-c.labelW, 0))
+		cwdW = min(max(cwdMinW, (rest-gapW)*2/5), cwdMaxW)
+		rest -= gapW + cwdW
+	}
+	return cwdW, rest
+}
+
+// distinctIDs widens the id column until the ids read differently, as far
+// as the label allows (down to labelMinIDW): the narrowest width that does,
+// by bisection (a wider column tells apart at least what a narrower one
+// does). It returns the ids' forms at the width chosen.
+func (c *columns) distinctIDs(n columnNeeds, innerW int) []string {
+	forms, ok := textutil.ShortIDs(n.ids, c.idW)
+	if ok {
+		return forms
+	}
+	hi := c.idW
+	for w := c.idW + 1; w <= n.idWant; w++ {
+		if _, labelW := c.share(innerW, w); labelW < labelMinIDW {
+			break
+		}
+		hi = w
+	}
+	if hi == c.idW {
+		return forms
+	}
+	top, topOK := textutil.ShortIDs(n.ids, hi)
+	if !topOK {
+		return forms // even the widest the label allows cannot tell them apart
+	}
+	for lo := c.idW; hi-lo > 1; { // lo cannot
+		mid := (lo + hi) / 2
+		if f, ok := textutil.ShortIDs(n.ids, mid); ok {
+			hi, top = mid, f
+		} else {
+			lo = mid
+		}
+	}
+	c.idW = hi
+	c.cwdW, c.labelW = c.share(innerW, hi)
+	return top
+}
+
+// giveSpare moves width to where the rows need it: the folder's cells
+// beyond what the rows need go to a label that is cut, then to the id, and
+// so do the label's, up to the whole ids; what the label still has to
+// spare shows more of the folders. It reports whether the id column grew.
+func (c *columns) giveSpare(n columnNeeds) bool {
+	if c.cwd {
+		spare := max(c.cwdW-max(n.cwdNeed, cwdMinW), 0)
+		toLabel := min(spare, max(n.labelNeed-c.labelW, 0))
 		c.cwdW -= toLabel
 		c.labelW += toLabel
 	}
-	if grow := idWant - c.idW; grow > 0 {
-		fromLabel := min(grow, max(c.labelW-max(labelNeed, labelMinW), 0))
+	grew := false
+	if grow := n.idWant - c.idW; grow > 0 {
+		fromLabel := min(grow, max(c.labelW-max(n.labelNeed, labelMinW), 0))
 		fromCwd := 0
 		if c.cwd {
-			fromCwd = min(grow-fromLabel, max(c.cwdW-max(cwdNeed, cwdMinW), 0))
+			fromCwd = min(grow-fromLabel, max(c.cwdW-max(n.cwdNeed, cwdMinW), 0))
 		}
 		if fromLabel+fromCwd > 0 {
 			c.idW += fromLabel + fromCwd
 			c.labelW -= fromLabel
 			c.cwdW -= fromCwd
-			forms, _ = textutil.ShortIDs(ids, c.idW)
+			grew = true
 		}
 	}
-	// What the label still has to spare shows more of the folders.
 	if c.cwd {
-		grow := min(max(c.labelW-max(labelNeed, labelMinW), 0), max(cwdNeed-c.cwdW, 0))
+		grow := min(max(c.labelW-max(n.labelNeed, labelMinW), 0), max(n.cwdNeed-c.cwdW, 0))
 		c.cwdW += grow
 		c.labelW -= grow
 	}
-	return c.withIDs(ids, forms)
+	return grew
 }
 
 // informative says whether the folder column and the rank badge tell the
