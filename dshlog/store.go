@@ -422,35 +422,20 @@ func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionre
 // Indexers use it to re-read only the sessions that changed.
 func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error) {
 	out := make([]*int64, len(ids))
-	idx, err := s.pathsOf(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	for i, id := range ids {
-		if err := ctx.Err(); err != nil {
-			return nil, ioErr(s.where(), err)
-		}
-		e, ok := idx[id]
-		if !ok || e.err != nil {
-			continue
-		}
-		key, err := s.statKey(e.path)
-		if err != nil {
-			continue
-		}
+	err := s.eachStated(ctx, ids, func(i int, id, path string, key fileKey) error {
 		s.mu.Lock()
-		m, known := s.seqs[e.path]
+		m, known := s.seqs[path]
 		s.mu.Unlock()
 		if known && m.key == key {
 			out[i] = m.seq
-			continue
+			return nil
 		}
 		p, err := s.loadID(ctx, id)
 		if ctx.Err() != nil {
-			return nil, ioErr(s.where(), ctx.Err())
+			return ioErr(s.where(), ctx.Err())
 		}
 		if err != nil || p.err != nil {
-			continue
+			return nil
 		}
 		if last := (view{p.events, p.tail, p.closers}).lastSeq(); last >= 0 {
 			out[i] = &last
@@ -458,8 +443,12 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 		// Kept under the key stat-ed before the read: a file that changed
 		// meanwhile is read again next time.
 		s.mu.Lock()
-		s.seqs[e.path] = seqEntry{key: key, seq: out[i]}
+		s.seqs[path] = seqEntry{key: key, seq: out[i]}
 		s.mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -473,23 +462,42 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 // with the token they indexed ([discover.VersionLister]).
 func (s *Store) SessionVersions(ctx context.Context, ids []string) ([]string, error) {
 	out := make([]string, len(ids))
-	idx, err := s.pathsOf(ctx, ids)
+	err := s.eachStated(ctx, ids, func(i int, _, path string, key fileKey) error {
+		out[i] = fmt.Sprintf("%s|%x:%x:%d:%d:%d:%o", path, key.dev, key.ino, key.size, key.mtime, key.ctime, uint32(key.mode))
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// eachStated calls f for each of ids whose log is known and can be
+// stat-ed, with its index in ids, its path and its stat key, until f
+// returns an error or ctx ends. An id with no log, or whose log cannot be
+// stat-ed, is skipped: its answer stays the zero one.
+func (s *Store) eachStated(ctx context.Context, ids []string, f func(i int, id, path string, key fileKey) error) error {
+	idx, err := s.pathsOf(ctx, ids)
+	if err != nil {
+		return err
+	}
 	for i, id := range ids {
 		if err := ctx.Err(); err != nil {
-			return nil, ioErr(s.where(), err)
+			return ioErr(s.where(), err)
 		}
 		e, ok := idx[id]
 		if !ok || e.err != nil {
 			continue
 		}
-		if key, err := s.statKey(e.path); err == nil {
-			out[i] = fmt.Sprintf("%s|%x:%x:%d:%d:%d:%o", e.path, key.dev, key.ino, key.size, key.mtime, key.ctime, uint32(key.mode))
+		key, err := s.statKey(e.path)
+		if err != nil {
+			continue
+		}
+		if err := f(i, id, e.path, key); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // seqEntry is CapturedSeqs' answer for one version of a log.
