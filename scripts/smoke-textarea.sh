@@ -7,10 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v tmux >/dev/null 2>&1; then
-  echo "installing tmux"
-  (apt-get update -qq && apt-get install -y -qq tmux) >/dev/null
-fi
+label=smoke-textarea
+. scripts/lib/tmux.sh
+need_tmux
 
 dir=$(mktemp -d)
 bin=$dir/textarea
@@ -18,33 +17,11 @@ go build -o "$bin" ./examples/textarea
 # A folder with a few files for the host's own @-file section.
 mkdir -p "$dir/work/src"
 touch "$dir/work/README.md" "$dir/work/src/payments.go"
-sock="mentions-textarea-$$"
-t() { tmux -L "$sock" "$@"; }
 cleanup() { t kill-server 2>/dev/null || true; rm -rf "$dir"; }
 trap cleanup EXIT
-
-passed=0
-current=""
-ok() { passed=$((passed + 1)); echo "smoke-textarea: ok: $1"; }
-fail() {
-  echo "smoke-textarea: FAIL: $1"
-  echo "----- screen ($current) -----"
-  t capture-pane -p -t "$current" || true
-  echo "smoke-textarea: $passed passed, 1 failed"
-  exit 1
-}
-screen() { t capture-pane -p -t "$current"; }
-expect() {
-  for _ in $(seq 100); do
-    if screen | grep -qF -- "$1"; then return 0; fi
-    sleep 0.1
-  done
-  fail "never saw: $1"
-}
-expect_not() {
-  for _ in $(seq 10); do sleep 0.1; done
-  if screen | grep -qF -- "$1"; then fail "saw what should not be there: $1"; fi
-}
+# settled_not TEXT: after a moment for the screen to settle, TEXT is not
+# on it.
+settled_not() { sleep 1; expect_not "$1"; }
 keys() { t send-keys -t "$current" "$@"; }
 
 for size in 40x12 200x60; do
@@ -66,10 +43,10 @@ for size in 40x12 200x60; do
   expect "flaky CI"
   keys Tab
   expect "@flaky CI"
-  expect_not "╭"
+  settled_not "╭"
   ok "$size: Tab inserts the @label"
   keys BSpace BSpace
-  expect_not "@flaky"
+  settled_not "@flaky"
   ok "$size: Backspace removes the mention whole"
   keys "@flaky"
   expect "flaky CI"

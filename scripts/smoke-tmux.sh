@@ -5,29 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v tmux >/dev/null 2>&1; then
-  echo "installing tmux"
-  (apt-get update -qq && apt-get install -y -qq tmux) >/dev/null
-fi
+label=smoke
+. scripts/lib/tmux.sh
+need_tmux
 
 bin=$(mktemp -d)/mentions-demo
 go build -o "$bin" ./cmd/mentions-demo
-sock="mentions-smoke-$$"
-t() { tmux -L "$sock" "$@"; }
 cleanup() { t kill-server 2>/dev/null || true; }
 trap cleanup EXIT
-
-passed=0
-current=""
-ok() { passed=$((passed + 1)); echo "smoke: ok: $1"; }
-
-fail() {
-  echo "smoke: FAIL: $1"
-  echo "----- screen ($current) -----"
-  t capture-pane -p -t "$current" || true
-  echo "smoke: $passed passed, 1 failed"
-  exit 1
-}
 
 # start NAME W H ARGS...: run the demo in a new tmux session. The shell
 # around it prints the exit code when the demo ends and stays, so a test
@@ -37,22 +22,6 @@ start() {
   shift 3
   current=$name
   t new-session -d -s "$name" -x "$w" -y "$h" "TERM=xterm-256color $bin $*; echo \"EXIT=\$?\"; sleep 60"
-}
-
-screen() { t capture-pane -p -t "$current"; }
-
-# expect TEXT: wait up to 10 s for TEXT to be on the screen.
-expect() {
-  for _ in $(seq 100); do
-    if screen | grep -qF -- "$1"; then return 0; fi
-    sleep 0.1
-  done
-  fail "never saw: $1"
-}
-
-# expect_not TEXT: TEXT is not on the screen now.
-expect_not() {
-  if screen | grep -qF -- "$1"; then fail "saw what should not be there: $1"; fi
 }
 
 # fits W H: the screen has no more than H lines (tmux cuts at W columns).
