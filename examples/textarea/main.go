@@ -119,7 +119,7 @@ func (c chat) View() tea.View {
 		turns = append(turns, c.refs.card(text, c.width)+"You: "+c.refs.readable(text)) // mentions
 	}
 	historyH := max(c.height-c.input.Height()-1, 0)
-	history := lipgloss.NewStyle().Height(historyH).MaxHeight(historyH).AlignVertical(lipgloss.Bottom).
+	history := lipgloss.NewStyle().Width(c.width).Height(historyH).MaxHeight(historyH).AlignVertical(lipgloss.Bottom).
 		Render(strings.Join(turns, "\n"))
 	screen := lipgloss.JoinVertical(lipgloss.Left, header, history, c.input.View())
 	layers := []*lipgloss.Layer{lipgloss.NewLayer(screen)}
