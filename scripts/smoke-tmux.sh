@@ -242,8 +242,11 @@ expect "this dir"
 ok "--plain draws no colour on any screen"
 
 # ---- --sessions on a flat folder of logs says why none load ---------------
-if [ -d ../shared/testdata/dshlogs ]; then
-  start flatlogs 80 24 --seed 7 --count 200 --sessions ../shared/testdata/dshlogs
+# The corpus (a flat folder of 80 logs) where MENTIONS_DSHLOG_CORPUS says:
+# .ci/run sets it; nothing outside the repository is read otherwise.
+corpus=${MENTIONS_DSHLOG_CORPUS:-}
+if [ -n "$corpus" ] && [ -d "$corpus" ]; then
+  start flatlogs 80 24 --seed 7 --count 200 --sessions "$corpus"
   expect "200 generated + 0 DeepSeek Harness sessions"
   expect "80 logs directly in"
   expect "A sessions root keeps each log at <root>/<project>/"
@@ -257,7 +260,7 @@ if [ -d ../shared/testdata/dshlogs ]; then
   keys Escape
   expect_not "80 logs directly in"
   # At 40x12: no line of punctuation alone, such as the ")" after the path.
-  start flatlogs40 40 12 --seed 7 --count 200 --sessions ../shared/testdata/dshlogs
+  start flatlogs40 40 12 --seed 7 --count 200 --sessions "$corpus"
   expect "f1 shows this"
   if screen | grep -qE '^[[:punct:]]+ *$'; then fail "a line of punctuation alone"; fi
   fits 40 12

@@ -15,8 +15,8 @@ import (
 
 // copyLog copies a real DeepSeek Harness log to dst. It is looked for in
 // $MENTIONS_DSHLOG_CORPUS (the full corpus, as CI sets it), else in the
-// small copies dshlog keeps in the repository, else in
-// ../shared/testdata/dshlogs beside the repository. Found nowhere, the
+// small copies dshlog keeps in the repository; nothing outside the
+// repository is read unless the variable names it. Found nowhere, the
 // test skips, saying so, unless MENTIONS_REQUIRE_CORPUS=1, which fails it.
 func copyLog(t *testing.T, name, dst string) {
 	t.Helper()
@@ -24,7 +24,7 @@ func copyLog(t *testing.T, name, dst string) {
 	if d := os.Getenv("MENTIONS_DSHLOG_CORPUS"); d != "" {
 		dirs = append(dirs, d)
 	}
-	dirs = append(dirs, filepath.Join("..", "..", "dshlog", "testdata"), filepath.Join("..", "..", "..", "shared", "testdata", "dshlogs"))
+	dirs = append(dirs, filepath.Join("..", "..", "dshlog", "testdata"))
 	var b []byte
 	var err error
 	for _, d := range dirs {
