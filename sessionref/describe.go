@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/dshkit/mentions/internal/plain"
 )
 
 // Describe says what went wrong when a draft could not be sent, in one
@@ -75,7 +77,7 @@ func describe(err error, cfg Config, label func(string) string) string {
 		// Messages are left out to fit: only the snapshot's own frame
 		// (ids, labels, folder) can be too large, so a smaller session
 		// would not help.
-		return who + " is too large to fit the " + formatBytes(budget) + " snapshot budget even with every message left out; remove it, or raise the budget."
+		return who + " is too large to fit the " + plain.Bytes(budget) + " snapshot budget even with every message left out; remove it, or raise the budget."
 	case CodeCancelled:
 		return "Sending cancelled; your draft is kept."
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dshkit/mentions/internal/plain"
 )
 
 // safeLine makes untrusted text (a label, an id, a store's error text)
@@ -126,7 +128,7 @@ const shortIDRunes = 12
 // runes as it is, else its start and end around "…"; made safe to print.
 func shortID(id string) string {
 	id = safeLine(id)
-	if isUUIDText(id) {
+	if plain.IsUUID(id) {
 		return id[:8]
 	}
 	rs := []rune(id)
@@ -136,27 +138,6 @@ func shortID(id string) string {
 	head := (shortIDRunes - 1) / 2
 	tail := shortIDRunes - 1 - head
 	return string(rs[:head]) + "…" + string(rs[len(rs)-tail:])
-}
-
-// isUUIDText reports whether s is a UUID in its 36-character text form.
-func isUUIDText(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // maxLabelRunes is the most runes of a label an error message repeats.
@@ -169,24 +150,4 @@ func clipRunes(s string, n int) string {
 	}
 	rs := []rune(s)
 	return string(rs[:n-1]) + "…"
-}
-
-// formatBytes writes a byte count as people read it: "512 B", "64 KiB",
-// "1.5 MiB".
-func formatBytes(n int) string {
-	unit, div := "", 1
-	switch {
-	case n >= 1<<30 || n <= -1<<30:
-		unit, div = "GiB", 1<<30
-	case n >= 1<<20 || n <= -1<<20:
-		unit, div = "MiB", 1<<20
-	case n >= 1<<10 || n <= -1<<10:
-		unit, div = "KiB", 1<<10
-	default:
-		return strconv.Itoa(n) + " B"
-	}
-	if n%div == 0 {
-		return strconv.Itoa(n/div) + " " + unit
-	}
-	return strconv.FormatFloat(float64(n)/float64(div), 'f', 1, 64) + " " + unit
 }

@@ -6,28 +6,13 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshkit/mentions/internal/plain"
 )
 
-// Bytes renders a byte count in binary units, the one way every
-// component prints sizes: whole units when exact ("64 KiB", "2 MiB"),
-// one decimal otherwise ("6.1 KiB"), plain bytes under 1 KiB ("512 B").
-func Bytes(n int) string {
-	unit, div := "", 1
-	switch {
-	case n >= 1<<30 || n <= -1<<30:
-		unit, div = "GiB", 1<<30
-	case n >= 1<<20 || n <= -1<<20:
-		unit, div = "MiB", 1<<20
-	case n >= 1<<10 || n <= -1<<10:
-		unit, div = "KiB", 1<<10
-	default:
-		return fmt.Sprintf("%d B", n)
-	}
-	if n%div == 0 {
-		return fmt.Sprintf("%d %s", n/div, unit)
-	}
-	return fmt.Sprintf("%.1f %s", float64(n)/float64(div), unit)
-}
+// Bytes renders a byte count in binary units ("512 B", "64 KiB",
+// "6.1 KiB"), the one way every component prints sizes.
+func Bytes(n int) string { return plain.Bytes(n) }
 
 // ShortIDWidth is the most cells [ShortID] uses.
 const ShortIDWidth = 12
@@ -39,7 +24,7 @@ const ShortIDWidth = 12
 // "persisted-session-2" reads "persi…sion-2" rather than "persiste".
 func ShortID(id string) string {
 	id = Inline(id)
-	if isUUID(id) {
+	if plain.IsUUID(id) {
 		return id[:8]
 	}
 	return Middle(id, ShortIDWidth)
@@ -49,7 +34,7 @@ func ShortID(id string) string {
 // else the width of the whole id made safe.
 func IDWidth(id string) int {
 	id = Inline(id)
-	if isUUID(id) {
+	if plain.IsUUID(id) {
 		return 8
 	}
 	return Width(id)
@@ -79,7 +64,7 @@ func ShortIDs(ids []string, w int) (forms []string, ok bool) {
 		out := make([]string, len(safe))
 		for i, id := range safe {
 			switch {
-			case isUUID(id):
+			case plain.IsUUID(id):
 				out[i] = id[:8]
 			case head < 0 || cuts[i].width <= w:
 				out[i] = Middle(id, w)
@@ -163,7 +148,7 @@ func distinct(ids, forms []string) bool {
 	seen := make(map[string]string, len(forms))
 	for i, f := range forms {
 		other, dup := seen[f]
-		if dup && other != ids[i] && !(isUUID(other) && isUUID(ids[i])) {
+		if dup && other != ids[i] && !(plain.IsUUID(other) && plain.IsUUID(ids[i])) {
 			return false
 		}
 		seen[f] = ids[i]
@@ -171,25 +156,6 @@ func distinct(ids, forms []string) bool {
 	return true
 }
 
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
-}
 
 // ShortenHome writes a path under home as "~/…" ("~" for home itself).
 // Only whole path elements match, so with home /home/dev the path
