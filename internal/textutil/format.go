@@ -156,7 +156,6 @@ func distinct(ids, forms []string) bool {
 	return true
 }
 
-
 // ShortenHome writes a path under home as "~/…" ("~" for home itself).
 // Only whole path elements match, so with home /home/dev the path
 // /home/dev2 stays as it is. Both separators are understood, so Windows
