@@ -32,6 +32,7 @@ type chat struct {
 	input   textarea.Model
 	refs    refs     // mentions
 	history []string // the current session's stored user texts
+	turns   []string // history as drawn, at width; redrawn when it changes
 	status  string
 	width   int
 	height  int
@@ -79,13 +80,17 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		c.width, c.height = msg.Width, msg.Height
 		c.input.SetWidth(msg.Width - 2)
+		c.turns = c.turns[:0:0]
+		for _, text := range c.history {
+			c.turns = append(c.turns, c.refs.turn(text, c.width)) // mentions
+		}
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "ctrl+c":
 			return c, tea.Quit
 		case "ctrl+n":
 			cwd, _ := os.Getwd()
-			c.current, c.history, c.status = c.newSession(cwd), nil, "new session"
+			c.current, c.history, c.turns, c.status = c.newSession(cwd), nil, nil, "new session"
 			return c, c.refs.follow(c.target()) // mentions
 		case "enter":
 			if !c.refs.popupOpen() { // mentions
@@ -104,6 +109,7 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		c.store.AppendUser(c.current, msg.text)
 		c.history = append(c.history, msg.text)
+		c.turns = append(c.turns, c.refs.turn(msg.text, c.width)) // mentions
 		c.status = ""
 		c.refs.reset(&c.input) // mentions
 		return c, nil
@@ -114,13 +120,9 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (c chat) View() tea.View {
 	header := lipgloss.NewStyle().Bold(true).Render(c.current) + "  " + c.status
-	var turns []string
-	for _, text := range c.history {
-		turns = append(turns, c.refs.card(text, c.width)+"You: "+c.refs.readable(text)) // mentions
-	}
 	historyH := max(c.height-c.input.Height()-1, 0)
 	history := lipgloss.NewStyle().Width(c.width).Height(historyH).MaxHeight(historyH).AlignVertical(lipgloss.Bottom).
-		Render(strings.Join(turns, "\n"))
+		Render(strings.Join(c.turns, "\n"))
 	screen := lipgloss.JoinVertical(lipgloss.Left, header, history, c.input.View())
 	layers := []*lipgloss.Layer{lipgloss.NewLayer(screen)}
 	if popup := c.refs.popup(); popup != nil { // mentions

@@ -95,19 +95,18 @@ func (r refs) send(ta textarea.Model, target sessionref.Target) tea.Cmd {
 	}
 }
 
-// card is the reference card of a stored message, rebuilt from its text
-// alone ("" when it referenced nothing).
-func (r refs) card(stored string, width int) string {
+// turn draws a stored message as the transcript shows it, from its text
+// alone: the reference card (when it referenced sessions), then what the
+// person wrote, mentions as @label. It parses the text once; the host
+// calls it when a message is stored and when the width changes, not every
+// frame.
+func (r refs) turn(stored string, width int) string {
 	m := sessionref.ParseSingleMessage(stored)
+	you := "You: " + strings.TrimSpace(m.Text)
 	if m.Context == nil {
-		return ""
+		return you
 	}
-	return card.New(m.Context, card.WithWidth(width)).View() + "\n"
-}
-
-// readable is what the person wrote, mentions as @label.
-func (r refs) readable(stored string) string {
-	return strings.TrimSpace(sessionref.ParseSingleMessage(stored).Text)
+	return card.New(m.Context, card.WithWidth(width)).View() + "\n" + you
 }
 
 // END README
