@@ -400,21 +400,35 @@ func isCorrupt(err error) bool {
 	if err == nil {
 		return false
 	}
+	var st storeError
+	if errors.As(err, &st) {
+		return false // the store's, however it reads: the index is sound
+	}
 	var de *damageError
 	if errors.As(err, &de) {
 		return true
 	}
 	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-			return true
-		}
+	if !errors.As(err, &se) {
+		return false
 	}
-	msg := err.Error()
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return true
+	}
+	// FTS5 reports damage to its own structures as plain SQLite errors.
+	msg := se.Error()
 	return strings.Contains(msg, "malformed") || strings.Contains(msg, "fts5: corrupt") ||
 		strings.Contains(msg, "corrupt structure") || strings.Contains(msg, "invalid fts5 file format")
 }
+
+// storeError is an error of the store the index reads (its listing, its
+// seqs, its versions), never of the index's own file, whatever its text
+// says: it never makes a Sync rebuild the index.
+type storeError struct{ err error }
+
+func (e storeError) Error() string { return e.err.Error() }
+func (e storeError) Unwrap() error { return e.err }
 
 // inside reports whether path is dir or lies under it, comparing the
 // cleaned absolute forms and, where they exist, the forms with links

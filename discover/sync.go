@@ -155,7 +155,7 @@ func (ix *Index) sync(ctx context.Context) (stats SyncStats, err error) {
 	}
 	headers, titles, err := list(ctx, ix.q)
 	if err != nil {
-		return stats, fmt.Errorf("discover: list sessions: %w", err)
+		return stats, fmt.Errorf("discover: list sessions: %w", storeError{err})
 	}
 	stats.Sessions = len(headers)
 	db := ix.conn()
@@ -259,7 +259,7 @@ func (ix *Index) plan(ctx context.Context, headers []sessionref.SessionHeader, t
 	if vl, ok := ix.q.(VersionLister); ok && len(ids) > 0 {
 		got, err := vl.SessionVersions(ctx, ids)
 		if err != nil {
-			return p, fmt.Errorf("discover: read versions: %w", err)
+			return p, fmt.Errorf("discover: read versions: %w", storeError{err})
 		}
 		if len(got) == len(ids) {
 			for k, i := range at {
@@ -272,7 +272,7 @@ func (ix *Index) plan(ctx context.Context, headers []sessionref.SessionHeader, t
 		if len(ids) > 0 {
 			got, err := sl.CapturedSeqs(ctx, ids)
 			if err != nil {
-				return p, fmt.Errorf("discover: read seqs: %w", err)
+				return p, fmt.Errorf("discover: read seqs: %w", storeError{err})
 			}
 			if len(got) != len(ids) {
 				p.seqs = nil

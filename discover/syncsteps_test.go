@@ -2,11 +2,13 @@ package discover
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/sessionref"
 )
 
 // SyncReporting reports one Sync's progress to that call's function only:
@@ -85,4 +87,53 @@ func smallIndex(t *testing.T, prefix string, n int) (*fakestore.Store, *Index) {
 	}
 	t.Cleanup(func() { ix.Close() })
 	return fs, ix
+}
+
+// failingLister is a store whose listing fails with text that reads like
+// a damaged database.
+type failingLister struct {
+	*fakestore.Store
+	fail bool
+}
+
+var errMalformed = errors.New("read /home/dev/malformed-logs/x: database disk image is malformed")
+
+func (f *failingLister) ListSessions(ctx context.Context) ([]sessionref.SessionHeader, error) {
+	if f.fail {
+		return nil, errMalformed
+	}
+	return f.Store.ListSessions(ctx)
+}
+
+func (f *failingLister) ListSessionsWithTitles(ctx context.Context) ([]sessionref.SessionHeader, []sessionref.TitleResult, error) {
+	if f.fail {
+		return nil, nil, errMalformed
+	}
+	return f.Store.ListSessionsWithTitles(ctx)
+}
+
+// A store's error never makes Sync rebuild the index, whatever its text:
+// the sessions indexed before stay searchable.
+func TestStoreErrorIsNotDamage(t *testing.T) {
+	fs, _ := smallIndex(t, "s", 3)
+	st := &failingLister{Store: fs}
+	ix, err := Open("", st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st.fail = true
+	if _, err := ix.Sync(context.Background()); err == nil || isCorrupt(err) {
+		t.Fatalf("Sync over a failing store: %v (corrupt %v)", err, isCorrupt(err))
+	}
+	for _, n := range ix.Notices() {
+		t.Fatalf("a store error rebuilt the index: %+v", n)
+	}
+	hits, err := ix.Search(context.Background(), sessionref.Target{}, "said here", 5)
+	if err != nil || len(hits) != 3 {
+		t.Fatalf("after the failing Sync: %d hits, %v", len(hits), err)
+	}
 }
