@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -364,9 +365,10 @@ func (m Model) applyPreview(msg previewMsg) Model {
 func sameSeq(a, b *int64) bool { return a != nil && b != nil && *a == *b }
 
 // previewErrText is the error of a preview in the words a send would
-// use.
+// use, through the one sanitiser every view uses (Describe's own escaping
+// is the core's, without the terminal's width rules).
 func (m Model) previewErrText(err error) string {
-	return sessionref.Describe(err, m.previewCfg, nil)
+	return textutil.Inline(sessionref.Describe(err, m.previewCfg, nil))
 }
 
 // previewCache keeps previews by session within a byte budget, the least

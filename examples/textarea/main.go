@@ -104,7 +104,7 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case sentMsg:
 		if msg.err != nil {
-			c.status = msg.err.Error()
+			c.status = sessionref.Describe(msg.err, sessionref.Config{}, nil) // one safe line
 			return c, nil
 		}
 		c.store.AppendUser(c.current, msg.text)

@@ -61,7 +61,9 @@ func Plain() Palette {
 // cluster as several. Text with newlines, and styles with padding, margins,
 // borders or a size, go to st.Render unchanged.
 func Render(st lipgloss.Style, text string) string {
-	if !st.GetUnderline() && !st.GetStrikethrough() || strings.Contains(text, "\n") {
+	if !st.GetUnderline() && !st.GetStrikethrough() || strings.Contains(text, "\n") ||
+		st.GetWidth() > 0 || st.GetHeight() > 0 || st.GetMaxWidth() > 0 ||
+		st.GetHorizontalFrameSize() > 0 || st.GetVerticalFrameSize() > 0 {
 		return st.Render(text)
 	}
 	pre, post, ok := strings.Cut(st.Render("x"), "x")

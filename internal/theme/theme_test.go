@@ -64,3 +64,17 @@ func TestRenderKeepsClustersWhole(t *testing.T) {
 		t.Fatal("text over lines should render as lipgloss renders it")
 	}
 }
+
+// A style with a size or a frame is lipgloss's to lay out: Render leaves
+// it whole.
+func TestRenderLeavesSizedStylesToLipgloss(t *testing.T) {
+	for _, st := range []lipgloss.Style{
+		lipgloss.NewStyle().Underline(true).Width(10),
+		lipgloss.NewStyle().Strikethrough(true).Padding(0, 1),
+		lipgloss.NewStyle().Underline(true).Border(lipgloss.NormalBorder()),
+	} {
+		if got, want := Render(st, "hello"), st.Render("hello"); got != want {
+			t.Fatalf("Render %q, lipgloss %q", got, want)
+		}
+	}
+}
