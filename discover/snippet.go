@@ -24,7 +24,8 @@ const (
 // a word start (and end, unless it is being typed).
 type needle struct {
 	runes      []rune
-	start, end bool // must begin / end at a word boundary
+	start, end bool  // must begin / end at a word boundary
+	fail       []int // its failure table (see failure), made once
 }
 
 func needles(terms []term) []needle {
@@ -39,7 +40,9 @@ func needles(terms []term) []needle {
 				return // the same needle twice finds nothing more
 			}
 		}
-		out = append(out, needle{runes: f.runes, start: start, end: end})
+		n := needle{runes: f.runes, start: start, end: end}
+		n.fail = n.failure() // a snippet search tries it on every line
+		out = append(out, n)
 	}
 	for _, t := range terms {
 		for _, p := range pieces(t) {
@@ -113,7 +116,10 @@ func (n needle) find(f *folded, limit int) [][2]int {
 	if k == 0 {
 		return nil
 	}
-	fail := n.failure()
+	fail := n.fail
+	if fail == nil {
+		fail = n.failure()
+	}
 	for i, m := 0, 0; i < len(f.runes) && len(out) < limit; i++ {
 		for m > 0 && f.runes[i] != n.runes[m] {
 			m = fail[m-1]
