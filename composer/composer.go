@@ -366,7 +366,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.screenW, m.screenH, m.sized = msg.Width, msg.Height, true
 		m.syncPicker()
-		return m, nil
+		// The picker hears of it too: a pane now wide enough for its
+		// preview reads the highlighted session.
+		var cmd tea.Cmd
+		m.picker, cmd = m.picker.Update(msg)
+		m.syncPicker()
+		return m, cmd
 	case prepareDoneMsg:
 		return m.finishSubmit(msg)
 	case picker.PickedMsg, picker.DismissedMsg:

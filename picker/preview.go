@@ -266,9 +266,9 @@ func (m Model) followPreview(cmd tea.Cmd) (Model, tea.Cmd) {
 		if m.pv.busy {
 			m.pv.cancel() // its answer comes back cancelled and frees the slot
 		}
-		if !ok {
-			m.pv.want = previewKey{}
-		}
+		// Nothing is wanted while nothing shows: when the preview shows
+		// again (a key, a wider pane) it reads what is highlighted then.
+		m.pv.want = previewKey{}
 		return m, cmd
 	}
 	k := previewKey{m.targetKey, c.SessionID}

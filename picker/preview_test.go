@@ -543,3 +543,37 @@ func TestPreviewHostileTextFits(t *testing.T) {
 		}
 	}
 }
+
+// A preview hidden in a narrow pane follows the highlight as soon as the
+// pane is wide enough: a resize reads the session highlighted then, not
+// the one the preview last showed.
+func TestPreviewFollowsAResize(t *testing.T) {
+	var read []string
+	p := PreviewerFunc(func(ctx context.Context, c sessionref.Candidate) (Preview, error) {
+		read = append(read, c.SessionID)
+		return Preview{Record: sessionref.ReferenceRecord{OriginalMessages: 1, RetainedMessages: 1}}, nil
+	})
+	src := &fakeSource{}
+	m := newTestPicker(src, WithPreview(p))
+	m.SetScreenSize(200, 30)
+	m.SetAnchor(2, 28)
+	m, cmd := m.Open("")
+	m, _ = drain(m, cmd)
+	first, ok := m.Highlighted()
+	if !ok || len(m.Items()) < 2 {
+		t.Fatalf("need two rows, have %d", len(m.Items()))
+	}
+	m, cmd = m.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	m, _ = drain(m, cmd)
+	m, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	m, _ = drain(m, cmd)
+	second, _ := m.Highlighted()
+	if second.SessionID == first.SessionID {
+		t.Fatal("the highlight did not move")
+	}
+	m, cmd = m.Update(tea.WindowSizeMsg{Width: 200, Height: 30})
+	_, _ = drain(m, cmd)
+	if len(read) == 0 || read[len(read)-1] != second.SessionID {
+		t.Fatalf("after widening, the preview read %q; want %s last", read, second.SessionID)
+	}
+}
