@@ -545,3 +545,30 @@ func TestKeysWhilePreparingAreShown(t *testing.T) {
 		t.Fatalf("long run: %q (%d bytes kept)", f, len(m.refused))
 	}
 }
+
+// A resize reaches the embedded picker: a pane widened enough for the
+// preview reads the session highlighted now.
+func TestResizeReachesThePickersPreview(t *testing.T) {
+	e := newEnv(t)
+	var read []string
+	pv := picker.PreviewerFunc(func(ctx context.Context, c sessionref.Candidate) (picker.Preview, error) {
+		read = append(read, c.SessionID)
+		return picker.Preview{}, nil
+	})
+	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20), picker.WithTick(neverTick), picker.WithPreview(pv))
+	m := New(p, ResolverPreparer(e.resolver, e.target))
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 40, Height: 24})
+	m.SetWidth(40)
+	m.SetOrigin(0, 20)
+	m = typeText(m, "@")
+	m, _ = press(m, tea.KeyPressMsg{Code: tea.KeyDown})
+	want, ok := m.Picker().Highlighted()
+	if !ok {
+		t.Fatal("nothing highlighted")
+	}
+	read = nil
+	m, _ = step(m, tea.WindowSizeMsg{Width: 200, Height: 24})
+	if len(read) == 0 || read[len(read)-1] != want.SessionID {
+		t.Fatalf("after widening, the preview read %q; want %s", read, want.SessionID)
+	}
+}
