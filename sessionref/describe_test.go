@@ -163,3 +163,10 @@ func TestSafeLineKeepsEmoji(t *testing.T) {
 		}
 	}
 }
+
+func TestSafeLine(t *testing.T) {
+	got := SafeLine("a\x1b]52;c;x\x07b\nc\u202ed")
+	if strings.ContainsAny(got, "\x1b\x07\n\u202e") || !strings.Contains(got, `\x1B`) {
+		t.Fatalf("SafeLine left something a terminal acts on: %q", got)
+	}
+}

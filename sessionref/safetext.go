@@ -25,8 +25,10 @@ import (
 //     variation selector after a symbol or a keycap base, and the tag
 //     characters after a black flag are kept, so emoji stay whole.
 //
-// The escapes are the ones the components' own sanitiser prints, so a UI
-// that sanitises the result again leaves it as it is.
+// The escapes are the ones the components' own sanitiser prints. A
+// terminal UI applies its own width rules on top (this module's
+// components do: a variation selector after a narrow character, a very
+// long run of combining marks).
 func safeLine(s string) string {
 	plain := true
 	for i := 0; i < len(s); i++ {
@@ -151,3 +153,11 @@ func clipRunes(s string, n int) string {
 	rs := []rune(s)
 	return string(rs[:n-1]) + "…"
 }
+
+// SafeLine makes untrusted text — a stored message, a title, a store's
+// error — safe to print on one line of a terminal: no byte of it can act
+// on the terminal (controls, escapes and bidi overrides are shown as
+// visible escapes; line breaks and tabs become spaces). It is what
+// [Describe] and [Error.Error] use for the untrusted parts they repeat. A
+// host draws message text through it, or through its own sanitiser.
+func SafeLine(s string) string { return safeLine(s) }

@@ -23,11 +23,13 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
 type chat struct {
 	store   *fakestore.Store
+	cwd     string
 	current string
 	input   textarea.Model
 	refs    refs     // mentions
@@ -39,37 +41,40 @@ type chat struct {
 	made    int
 }
 
-// sentMsg is a stored turn: the text that went to the model, or why not.
+// sentMsg is a stored turn: the text that went to the model, or why not
+// (and the draft, to give back).
 type sentMsg struct {
-	text string
-	err  error
+	text  string
+	err   error
+	draft string
 }
 
-func newChat(store *fakestore.Store, cwd string) (chat, error) {
+func newChat(store *fakestore.Store, cwd string, more ...picker.Option) (chat, error) {
 	ta := textarea.New()
 	ta.Placeholder = "Message… (@ mentions a session or a file)"
 	ta.ShowLineNumbers = false
 	ta.SetHeight(3)
 	ta.SetVirtualCursor(false)                               // the terminal's own cursor, placed in View
 	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j") // Enter sends
-	c := chat{store: store, input: ta, width: 80, height: 24}
-	c.current = c.newSession(cwd)
+	c := chat{store: store, cwd: cwd, input: ta, width: 80, height: 24}
+	c.current = c.newSession()
 	var err error
-	c.refs, err = newRefs(store, c.target(), cwd) // mentions
+	c.refs, err = newRefs(store, c.target(), cwd, more...) // mentions
 	c.input.Focus()
 	return c, err
 }
 
-func (c *chat) newSession(cwd string) string {
+func (c *chat) newSession() string {
 	c.made++
 	id := fmt.Sprintf("host-session-%d", c.made)
+	cwd := c.cwd
 	c.store.Create(id, &cwd, fakestore.DefaultNow)
 	c.store.SetTitle(id, fmt.Sprintf("Chat %d", c.made))
 	return id
 }
 
 func (c chat) target() sessionref.Target {
-	cwd, _ := os.Getwd()
+	cwd := c.cwd
 	return sessionref.Target{ID: c.current, Cwd: &cwd}
 }
 
@@ -89,8 +94,7 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case "ctrl+c":
 			return c, tea.Quit
 		case "ctrl+n":
-			cwd, _ := os.Getwd()
-			c.current, c.history, c.turns, c.status = c.newSession(cwd), nil, nil, "new session"
+			c.current, c.history, c.turns, c.status = c.newSession(), nil, nil, "new session"
 			return c, c.refs.follow(c.target()) // mentions
 		case "enter":
 			if !c.refs.popupOpen() { // mentions
@@ -99,19 +103,19 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 					return c, nil
 				}
 				c.status = "sending…"
-				return c, c.refs.send(c.input, c.target()) // mentions
+				return c, c.refs.send(&c.input, c.target()) // mentions
 			}
 		}
 	case sentMsg:
 		if msg.err != nil {
 			c.status = sessionref.Describe(msg.err, sessionref.Config{}, nil) // one safe line
+			c.refs.restore(&c.input, msg.draft)                               // mentions
 			return c, nil
 		}
 		c.store.AppendUser(c.current, msg.text)
 		c.history = append(c.history, msg.text)
 		c.turns = append(c.turns, c.refs.turn(msg.text, c.width)) // mentions
 		c.status = ""
-		c.refs.reset(&c.input) // mentions
 		return c, nil
 	}
 	c.refs.place(0, c.height-c.input.Height()) // mentions
@@ -120,9 +124,12 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (c chat) View() tea.View {
 	header := lipgloss.NewStyle().Bold(true).Render(c.current) + "  " + c.status
+	// The newest lines that fit, bottom-aligned: each turn is drawn
+	// (wrapped) once, when stored, so a frame only picks lines.
 	historyH := max(c.height-c.input.Height()-1, 0)
-	history := lipgloss.NewStyle().Width(c.width).Height(historyH).MaxHeight(historyH).AlignVertical(lipgloss.Bottom).
-		Render(strings.Join(c.turns, "\n"))
+	lines := strings.Split(strings.Join(c.turns, "\n"), "\n")
+	lines = lines[max(len(lines)-historyH, 0):]
+	history := lipgloss.NewStyle().Height(historyH).AlignVertical(lipgloss.Bottom).Render(strings.Join(lines, "\n"))
 	screen := lipgloss.JoinVertical(lipgloss.Left, header, history, c.input.View())
 	layers := []*lipgloss.Layer{lipgloss.NewLayer(screen)}
 	if popup := c.refs.popup(); popup != nil { // mentions

@@ -15,6 +15,7 @@ import (
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/internal/cmdrun"
 	"github.com/dshkit/mentions/internal/readme"
+	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -74,12 +75,16 @@ func newTestChat(t *testing.T, w, h int) chat {
 		store.SetTitle(id, title)
 		store.AppendUser(id, "we decided to keep "+title)
 	}
-	c, err := newChat(store, t.TempDir())
+	c, err := newChat(store, t.TempDir(), picker.WithTick(neverTick))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return send(c, tea.WindowSizeMsg{Width: w, Height: h})
 }
+
+// neverTick is the picker's timer in tests: its "searching…" delay never
+// fires, so no test waits on the clock for it.
+func neverTick(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 
 // send passes msg and every message its Cmds produce back through Update.
 func send(c chat, msgs ...tea.Msg) chat {
@@ -169,5 +174,36 @@ func TestNewSessionIsFollowed(t *testing.T) {
 	c = keys(c, "@chat 1")
 	if !regexp.MustCompile(`Chat 1`).MatchString(screen(c)) {
 		t.Fatalf("the first session is not offered from the new one:\n%s", screen(c))
+	}
+}
+
+// The newest turns are the ones on screen, however many were sent.
+func TestNewestTurnsShow(t *testing.T) {
+	c := newTestChat(t, 60, 14)
+	for i := range 14 {
+		c = keys(c, fmt.Sprintf("msg%d", i))
+		c = send(c, tea.KeyPressMsg{Code: tea.KeyEnter})
+	}
+	if s := screen(c); !strings.Contains(s, "You: msg13") || strings.Contains(s, "You: msg0\n") {
+		t.Fatalf("the newest message is not on screen:\n%s", s)
+	}
+}
+
+// Enter empties the textarea at once: what is typed while the send is
+// prepared is the next draft and survives the send's answer; a second
+// Enter sends nothing twice.
+func TestTypingDuringASendIsKept(t *testing.T) {
+	c := newTestChat(t, 80, 24)
+	c = keys(c, "abc")
+	next, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	c = next.(chat)
+	c = keys(c, "def")
+	c = send(c, cmdrun.Run(cmd, time.Second)...)
+	if len(c.history) != 1 || c.input.Value() != "def" {
+		t.Fatalf("history %q, draft %q", c.history, c.input.Value())
+	}
+	c = send(c, tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if len(c.history) != 2 {
+		t.Fatalf("two Enters sent %d messages", len(c.history)-1)
 	}
 }

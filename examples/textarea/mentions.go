@@ -23,7 +23,7 @@ type refs struct {
 	ed       mention.Textarea
 }
 
-func newRefs(store sessionref.SessionQuery, target sessionref.Target, cwd string) (refs, error) {
+func newRefs(store sessionref.SessionQuery, target sessionref.Target, cwd string, more ...picker.Option) (refs, error) {
 	r, err := sessionref.NewResolver(store, sessionref.Config{})
 	if err != nil {
 		return refs{}, err
@@ -43,7 +43,7 @@ func newRefs(store sessionref.SessionQuery, target sessionref.Target, cwd string
 			opts = append(opts, picker.WithHitSource(hitsOf(ix)))
 		}
 	}
-	p := picker.New(picker.ResolverSource(r, target, 20), opts...)
+	p := picker.New(picker.ResolverSource(r, target, 20), append(opts, more...)...)
 	return refs{resolver: r, ed: mention.NewTextarea(p)}, nil
 }
 
@@ -78,20 +78,27 @@ func (r refs) popup() *lipgloss.Layer { return r.ed.Picker().Layer() }
 // follow: the host switched sessions; the picker ranks for the new one.
 func (r *refs) follow(t sessionref.Target) tea.Cmd { return r.ed.SetTarget(t) }
 
-// reset empties the textarea after a send, mentions included.
-func (r *refs) reset(ta *textarea.Model) { r.ed.Reset(ta) }
-
 // send prepares the draft and turns it into the one user message this
-// host sends a turn: the untrusted snapshot first, then the message.
-func (r refs) send(ta textarea.Model, target sessionref.Target) tea.Cmd {
-	text := r.ed.Value(ta)
+// host sends a turn: the untrusted snapshot first, then the message. The
+// textarea is emptied at once, so what is typed meanwhile is a new draft;
+// a failed send hands its draft back (sentMsg.draft, for restore).
+func (r *refs) send(ta *textarea.Model, target sessionref.Target) tea.Cmd {
+	text := r.ed.Value(*ta)
+	r.ed.Reset(ta)
 	return func() tea.Msg {
 		out, err := r.resolver.PrepareText(context.Background(), target, text)
 		if err != nil {
-			return sentMsg{err: err}
+			return sentMsg{err: err, draft: text}
 		}
 		single, err := out.SingleMessage()
-		return sentMsg{text: single, err: err}
+		return sentMsg{text: single, err: err, draft: text}
+	}
+}
+
+// restore puts a draft that could not be sent back in an empty textarea.
+func (r *refs) restore(ta *textarea.Model, draft string) {
+	if ta.Value() == "" {
+		r.ed.SetValue(ta, draft)
 	}
 }
 
@@ -102,7 +109,7 @@ func (r refs) send(ta textarea.Model, target sessionref.Target) tea.Cmd {
 // frame.
 func (r refs) turn(stored string, width int) string {
 	m := sessionref.ParseSingleMessage(stored)
-	you := "You: " + strings.TrimSpace(m.Text)
+	you := lipgloss.NewStyle().Width(width).Render("You: " + sessionref.SafeLine(strings.TrimSpace(m.Text)))
 	if m.Context == nil {
 		return you
 	}
