@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
-	"github.com/dshkit/mentions/picker"
+	rules "github.com/dshkit/mentions/mention"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -19,9 +19,6 @@ type Token struct {
 	// Mention is the canonical @[label](dsh-session:…) text.
 	Mention string
 }
-
-// maxChipLabel caps how many cells a token's label takes on screen.
-const maxChipLabel = picker.MaxLabelWidth
 
 // atom is one unit of the draft: a grapheme cluster of text, or a token.
 // The cursor sits between atoms, so a token is always one step.
@@ -44,15 +41,9 @@ func isSpaceText(s string) bool {
 
 func (a atom) isNewline() bool { return a.tok == nil && a.text == "\n" }
 
-// chip is the token's on-screen text, "@label" with the label made safe
-// and capped.
-func (t *Token) chip() string {
-	label := textutil.Inline(t.Reference.LabelOrID())
-	if textutil.Width(label) > maxChipLabel {
-		label = strings.TrimRight(fit(label, maxChipLabel), " ")
-	}
-	return "@" + label
-}
+// chip is the token's on-screen text: mention.Chip, the one form every
+// editor of this module shows ("@label", made safe and capped).
+func (t *Token) chip() string { return rules.Chip(t.Reference) }
 
 func tokenAtom(t *Token) atom { return atom{tok: t, w: textutil.Width(t.chip())} }
 
