@@ -71,3 +71,28 @@ func BenchmarkView50k(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkViewByListLength: a View's cost against the length of the list
+// it draws a window of (20, 2000 and 50,000 candidates), in the worst
+// shape for it: every row in one folder with one rank, so deciding that
+// the folder column says nothing looks at every row.
+func BenchmarkViewByListLength(b *testing.B) {
+	for _, n := range []int{20, 2000, 50000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			items := make([]sessionref.Candidate, n)
+			for i := range items {
+				c := corpus[i%len(corpus)]
+				c.SessionID = fmt.Sprintf("%s-%d", c.SessionID, i)
+				c.Cwd, c.Rank = nil, sessionref.RankNoCwd
+				items[i] = c
+			}
+			m := newTestPicker(&fakeSource{items: items})
+			m, cmd := m.Open("")
+			m, _ = settle(m, cmd)
+			b.ResetTimer()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}

@@ -69,7 +69,7 @@ func ExampleWithSection() {
 	// │ files                                          │
 	// │› parser.go                        src/parser.go│
 	// │ sessions                                       │
-	// │  Fix the parser       no dir    alpha  1h ago  │
+	// │  Fix the parser                 alpha  1h ago  │
 	// ╰────────────────────────────────────────────────╯
 	// files src/parser.go 9
 }

@@ -280,14 +280,22 @@ func (c *columns) giveSpare(n columnNeeds) bool {
 // no badge at all. "this dir" stays: with the folder column gone it is
 // what says the rows are the current session's neighbours.
 func (m Model) informative() (cwd, badge bool) {
-	n := m.entries()
+	// The sessions' rows only (candidates, then hits), read in place: a
+	// View costs no more for a long list than the first differing row.
+	n := len(m.items) + len(m.hits)
 	if n == 0 {
 		return true, true
 	}
-	first := m.entry(0)
+	at := func(i int) *sessionref.Candidate {
+		if i < len(m.items) {
+			return &m.items[i]
+		}
+		return &m.hits[i-len(m.items)].Candidate
+	}
+	first := at(0)
 	sameCwd, sameRank := true, true
 	for i := 1; i < n && (sameCwd || sameRank); i++ {
-		c := m.entry(i)
+		c := at(i)
 		if sameCwd && !sameFolder(c.Cwd, first.Cwd) {
 			sameCwd = false
 		}
