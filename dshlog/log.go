@@ -156,6 +156,10 @@ type parsed struct {
 	more    func() []byte // the text after the piece being decoded, when streamed
 	cost    int64         // estimated bytes held, for the cache budget
 	jp      fastjson.Parser
+	// inherited: the events before committed are a cached parse's, which
+	// other reads may share (a log that grew), so they are never handed
+	// over uncopied.
+	inherited bool
 }
 
 // frameFlush is how much of a complete zstd frame's text is gathered

@@ -274,7 +274,7 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 	if grew {
 		cp := &parsed{path: c.p.path, zstd: c.p.zstd, head: c.p.head, warnings: c.p.warnings,
 			events: c.p.events.clipped(), committed: c.p.committed, mark: c.p.mark,
-			decoded: c.p.decoded, line: c.p.line}
+			decoded: c.p.decoded, line: c.p.line, inherited: true}
 		p = cp
 	}
 	if p == nil {

@@ -362,10 +362,11 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 		// the reference keeps it, so it counts here.
 		out.CapturedThroughSeq = &last
 	}
-	// A parse the cache could not keep is this read's alone: its
-	// messages are handed over, not copied, so a log bigger than the
-	// cache costs its decoded messages once, not twice.
-	private := p.cost > s.cacheBytes
+	// A parse the cache could not keep is this read's alone — unless it
+	// grew from a cached one, whose messages it shares: its messages are
+	// handed over, not copied, so a log bigger than the cache costs its
+	// decoded messages once, not twice.
+	private := p.cost > s.cacheBytes && !p.inherited
 	for i, seq := range nodes {
 		m, shared := v.at(seq).message()
 		if shared && !private {
