@@ -12,13 +12,13 @@ label=smoke-textarea
 need_tmux
 
 dir=$(mktemp -d)
+cleanup() { t kill-server 2>/dev/null || true; rm -rf "$dir"; }
+trap cleanup EXIT
 bin=$dir/textarea
 go build -o "$bin" ./examples/textarea
 # A folder with a few files for the host's own @-file section.
 mkdir -p "$dir/work/src"
 touch "$dir/work/README.md" "$dir/work/src/payments.go"
-cleanup() { t kill-server 2>/dev/null || true; rm -rf "$dir"; }
-trap cleanup EXIT
 # settled_not TEXT: after a moment for the screen to settle, TEXT is not
 # on it.
 settled_not() { sleep 1; expect_not "$1"; }

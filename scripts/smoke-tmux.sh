@@ -9,10 +9,11 @@ label=smoke
 . scripts/lib/tmux.sh
 need_tmux
 
-bin=$(mktemp -d)/mentions-demo
-go build -o "$bin" ./cmd/mentions-demo
-cleanup() { t kill-server 2>/dev/null || true; }
+bindir=$(mktemp -d)
+cleanup() { t kill-server 2>/dev/null || true; rm -rf "$bindir"; }
 trap cleanup EXIT
+bin=$bindir/mentions-demo
+go build -o "$bin" ./cmd/mentions-demo
 
 # start NAME W H ARGS...: run the demo in a new tmux session. The shell
 # around it prints the exit code when the demo ends and stays, so a test
