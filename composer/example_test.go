@@ -85,7 +85,10 @@ func ExampleSubmittedMsg_SingleMessage() {
 	c, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	_, cmd = c.Update(cmd())
 	sent := cmd().(composer.SubmittedMsg)
-	one, _ := sent.SingleMessage()
+	one, err := sent.SingleMessage()
+	if err != nil {
+		fmt.Println(err)
+	}
 	fmt.Println(strings.HasPrefix(one, sessionref.PromptPrefix))
 
 	back := sessionref.ParseSingleMessage(one)

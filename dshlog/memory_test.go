@@ -3,6 +3,7 @@ package dshlog
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,8 +53,13 @@ func writeMessages(t testing.TB, dir, id string, n, textLen int) (string, int64)
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
-	fi, _ := os.Stat(path)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return path, fi.Size()
 }
 
@@ -133,7 +139,10 @@ func TestReadBytesBound(t *testing.T) {
 		t.Fatalf("peak %d of %d, %d still held", s.reading.peak, s.reading.capacity, s.reading.used)
 	}
 	// Alone, over the bound.
-	small, _ := Open(dir, WithReadBytes(10), WithCacheBytes(1))
+	small, err := Open(dir, WithReadBytes(10), WithCacheBytes(1))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := small.ReadSurface(context.Background(), "s0"); err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +153,10 @@ func TestReadBytesBound(t *testing.T) {
 	if _, err := s.ReadSurface(ctx, "s1"); err == nil {
 		t.Fatal("a cancelled read waited and succeeded")
 	}
+	// The gate itself: a wait for room stops with its context.
+	if _, err := s.reading.acquire(ctx, 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a wait on a full gate with an ended context: %v", err)
+	}
 }
 
 // WalkSurface passes exactly the events ReadSurface returns, in order,
@@ -152,7 +165,10 @@ func TestWalkSurfaceIsReadSurface(t *testing.T) {
 	dir := t.TempDir()
 	writeMessages(t, dir, "w", 2500, 30)
 	for _, cache := range []int64{1, 64 << 20} { // a private parse, a cached one
-		s, _ := Open(dir, WithCacheBytes(cache))
+		s, err := Open(dir, WithCacheBytes(cache))
+		if err != nil {
+			t.Fatal(err)
+		}
 		surf, err := s.ReadSurface(context.Background(), "w")
 		if err != nil {
 			t.Fatal(err)
@@ -179,16 +195,22 @@ func TestWalkSurfaceIsReadSurface(t *testing.T) {
 func TestSessionVersions(t *testing.T) {
 	dir := t.TempDir()
 	path, _ := writeMessages(t, dir, "v", 20, 10)
-	s, _ := Open(dir)
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	a, err := s.SessionVersions(ctx, []string{"v", "nope"})
 	if err != nil || a[0] == "" || a[1] != "" {
 		t.Fatalf("versions %q, %v", a, err)
 	}
-	if b, _ := s.SessionVersions(ctx, []string{"v"}); b[0] != a[0] {
+	if b, err := s.SessionVersions(ctx, []string{"v"}); err != nil || b[0] != a[0] {
 		t.Fatalf("unchanged log: %q then %q", a[0], b[0])
 	}
-	body, _ := os.ReadFile(path)
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	other := []byte(strings.Replace(string(body), "abcdefghij", "zyxwvutsrq", -1))
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, other, 0o644); err != nil {
@@ -197,7 +219,7 @@ func TestSessionVersions(t *testing.T) {
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := s.SessionVersions(ctx, []string{"v"}); c[0] == a[0] {
+	if c, err := s.SessionVersions(ctx, []string{"v"}); err != nil || c[0] == a[0] {
 		t.Fatalf("a replaced log keeps its version %q", c[0])
 	}
 }

@@ -196,8 +196,7 @@ func TestQueryRules(t *testing.T) {
 
 func TestReplaceInsertsHostText(t *testing.T) {
 	var tr Tracker
-	text, cur, _ := typeAt(&tr, "", 0, "read @mai")
-	_ = text
+	_, cur, _ := typeAt(&tr, "", 0, "read @mai")
 	res := tr.Replace("main.go", nil, cur)
 	if res.Text != "read main.go " || res.Open || len(tr.Spans()) != 0 {
 		t.Fatalf("%+v", res)
