@@ -177,7 +177,7 @@ func (a *Textarea) updatePicker(ta *textarea.Model, msg tea.Msg) tea.Cmd {
 	waited, end := a.waiting, a.pickEnd
 	a.waiting = false
 	switch {
-	case picked && !hostItem(p):
+	case picked && p.Item == nil: // a session: a token
 		label := p.Candidate.Label
 		ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &label}
 		cur := cursorOffset(*ta)
@@ -217,16 +217,6 @@ func (a *Textarea) takePick() (picker.PickedMsg, bool) {
 	var ok bool
 	a.picker, p, ok = a.picker.TakePick()
 	return p, ok
-}
-
-// InsertItem replaces the pending @query (or, with none, inserts at the
-// cursor) with text followed by a space: what a host does with a pick of
-// its own section, a file path for one.
-func (a *Textarea) InsertItem(ta *textarea.Model, text string) {
-	a.Sync(ta)
-	res := a.tracker.Replace(text, nil, cursorOffset(*ta))
-	a.apply(ta, res)
-	a.closePicker()
 }
 
 // follow reads ta after a change, rewrites it when the tracker says so,

@@ -1,6 +1,7 @@
 package picker
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -87,18 +88,12 @@ func (m *Model) rememberMore(query string, more bool) {
 // stableSortCandidates orders by rank, then newest first, keeping the
 // order of equals (the core's tie order).
 func stableSortCandidates(cs []sessionref.Candidate) {
-	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && before(cs[j], cs[j-1]); j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
+	slices.SortStableFunc(cs, func(a, b sessionref.Candidate) int {
+		if a.Rank != b.Rank {
+			return cmp.Compare(a.Rank, b.Rank)
 		}
-	}
-}
-
-func before(a, b sessionref.Candidate) bool {
-	if a.Rank != b.Rank {
-		return a.Rank < b.Rank
-	}
-	return a.CreatedAt > b.CreatedAt
+		return cmp.Compare(b.CreatedAt, a.CreatedAt)
+	})
 }
 
 // cwdText is the folder as the column shows it before any cut: under
