@@ -68,11 +68,17 @@ func (f *fakeSource) Candidates(ctx context.Context, q string) ([]sessionref.Can
 }
 
 func newTestPicker(src Source, opts ...Option) Model {
-	opts = append([]Option{WithClock(func() time.Time { return testNow }), WithHome("/home/dev"), WithSlowAfter(time.Millisecond)}, opts...)
+	opts = append([]Option{WithClock(func() time.Time { return testNow }), WithHome("/home/dev"), WithTick(atOnce)}, opts...)
 	m := New(src, opts...)
 	m.SetScreenSize(80, 24)
 	m.SetAnchor(2, 20)
 	return m
+}
+
+// atOnce is the picker's timer in tests: the "searching…" delay is over
+// as soon as its Cmd runs, without waiting on the clock.
+func atOnce(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	return func() tea.Msg { return fn(testNow) }
 }
 
 // run executes cmd and returns the messages it produces, batches expanded.
