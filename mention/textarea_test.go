@@ -18,7 +18,7 @@ var cands = []sessionref.Candidate{
 	{SessionID: idB, Label: "Pay flow", CreatedAt: 1},
 }
 
-func newPair(t *testing.T, width int) (Textarea, textarea.Model) {
+func newPair(t testing.TB, width int) (Textarea, textarea.Model) {
 	t.Helper()
 	ta := textarea.New()
 	ta.SetWidth(width)
