@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/viewport"
@@ -35,6 +36,13 @@ type transcriptMsg struct {
 	sent bool
 }
 
+// resizeSettle is how long the size must stay before expanded cards are
+// rendered for it.
+const resizeSettle = 150 * time.Millisecond
+
+// resizedMsg says the size has stayed since the n-th WindowSizeMsg.
+type resizedMsg struct{ n int }
+
 // Model is the demo: a transcript of the current session rebuilt from the
 // store, a reference card above each message that referenced sessions,
 // the composer with its picker, an inspector and help.
@@ -54,6 +62,7 @@ type Model struct {
 	helpVP   viewport.Model // the F1 screen
 
 	w, h        int
+	resizes     int // WindowSizeMsgs so far: a render waits for the last
 	areaH       int // rows for the transcript and its scroll line
 	screen      screen
 	helpFrom    screen // where F1 was pressed: Esc or F1 goes back there
@@ -227,7 +236,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.comp, cmd = m.comp.Update(msg)
 		m.layout()
-		return m, tea.Batch(cmd, m.renderCards())
+		// Expanded cards are rendered for the new width once the size
+		// settles: dragging a window's edge sends many sizes, and each
+		// would start a Markdown render of every expanded card.
+		m.resizes++
+		n := m.resizes
+		settled := m.opts.tick(resizeSettle, func(time.Time) tea.Msg { return resizedMsg{n} })
+		return m, tea.Batch(cmd, settled)
+	case resizedMsg:
+		if msg.n != m.resizes {
+			return m, nil // another size came since
+		}
+		return m, m.renderCards()
 	case tea.BackgroundColorMsg:
 		if !m.opts.Plain {
 			m.restyle(msg.IsDark())
