@@ -245,7 +245,9 @@ ok "--plain draws no colour on any screen"
 # ---- --sessions on a flat folder of logs says why none load ---------------
 # The corpus (a flat folder of 80 logs) where MENTIONS_DSHLOG_CORPUS says:
 # .ci/run sets it; nothing outside the repository is read otherwise.
+# Named relative to here when it can be, so the notice's lines stay short.
 corpus=${MENTIONS_DSHLOG_CORPUS:-}
+if [ -n "$corpus" ]; then corpus=$(realpath --relative-to=. "$corpus" 2>/dev/null || echo "$corpus"); fi
 if [ -n "$corpus" ] && [ -d "$corpus" ]; then
   start flatlogs 80 24 --seed 7 --count 200 --sessions "$corpus"
   expect "200 generated + 0 DeepSeek Harness sessions"
