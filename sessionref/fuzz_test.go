@@ -250,7 +250,8 @@ func project(events []Event) []item {
 	var items []item
 	for i := range events {
 		if ok, _, _, _ := classify(&events[i]); ok {
-			items = append(items, newItem(events, i))
+			it, _ := newItem(context.Background(), eventList(events), i) // a surface's text never fails
+			items = append(items, it)
 		}
 	}
 	return items

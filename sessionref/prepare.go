@@ -3,6 +3,7 @@ package sessionref
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -132,10 +133,15 @@ func (r *Resolver) Prepare(ctx context.Context, t Target, content []Block, refs 
 	prompt.WriteByte('[')
 	for i, src := range sources {
 		s := &surfaces[i]
-		head := objectHead(s.Session.ID, src.label, s.Session.Cwd, s.CapturedThroughSeq)
-		kept, ok, err := retain(ctx, head, s.Events, r.cfg.MaxReferenceBytes)
+		head := objectHead(s.session.ID, src.label, s.session.Cwd, s.captured)
+		kept, ok, err := retain(ctx, head, s.messages, r.cfg.MaxReferenceBytes)
 		if err != nil {
-			return Prepared{}, cancelled(context.Cause(ctx))
+			if ctx.Err() != nil {
+				return Prepared{}, cancelled(context.Cause(ctx))
+			}
+			e := newError(CodeReadFailed, "failed to read referenced session", err)
+			e.SessionID, e.Label = src.id, src.label
+			return Prepared{}, e
 		}
 		if !ok {
 			e := newError(CodeBudgetExceeded, fmt.Sprintf("referenced session does not fit in %d bytes", r.cfg.MaxReferenceBytes), nil)
@@ -148,7 +154,7 @@ func (r *Resolver) Prepare(ctx context.Context, t Target, content []Block, refs 
 		prompt.Write(kept.object)
 		rec := kept.record
 		rec.SessionID, rec.Label, rec.InputIndex = src.id, src.label, i
-		rec.CapturedThroughSeq = cloneSeq(s.CapturedThroughSeq)
+		rec.CapturedThroughSeq = cloneSeq(s.captured)
 		record.References = append(record.References, rec)
 	}
 	prompt.WriteByte(']')
@@ -221,25 +227,50 @@ func (r *Resolver) normalize(t Target, refs []Reference) ([]normalized, error) {
 	return out, nil
 }
 
+// read is one referenced session as retention reads it: a surface, or
+// an outline when the store offers one.
+type read struct {
+	session  SessionHeader
+	captured *int64
+	messages messages
+}
+
+// readOne reads a session's outline when the store offers one, else its
+// surface.
+func (r *Resolver) readOne(ctx context.Context, id string) (read, error) {
+	if o, ok := r.q.(OutlineReader); ok {
+		out, err := o.ReadOutline(ctx, id)
+		if err != nil {
+			return read{}, err
+		}
+		if out.Text == nil && len(out.Messages) > 0 {
+			return read{}, errors.New("the store's outline has messages and no Text function")
+		}
+		return read{out.Session, out.CapturedThroughSeq, (*outlineList)(&out)}, nil
+	}
+	s, err := r.q.ReadSurface(ctx, id)
+	return read{s.Session, s.CapturedThroughSeq, eventList(s.Events)}, err
+}
+
 // readAll reads every source in parallel. The first failure wins; ctx
 // ending wins over everything, and abandoned reads are cancelled and can
 // always deliver (the channel is buffered).
-func (r *Resolver) readAll(ctx context.Context, sources []normalized) ([]Surface, error) {
+func (r *Resolver) readAll(ctx context.Context, sources []normalized) ([]read, error) {
 	readCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	type result struct {
 		i   int
-		s   Surface
+		s   read
 		err error
 	}
 	ch := make(chan result, len(sources))
 	for i, src := range sources {
 		go func() {
-			s, err := callCancellable(readCtx, func(ctx context.Context) (Surface, error) { return r.q.ReadSurface(ctx, src.id) })
+			s, err := callCancellable(readCtx, func(ctx context.Context) (read, error) { return r.readOne(ctx, src.id) })
 			ch <- result{i, s, err}
 		}()
 	}
-	surfaces := make([]Surface, len(sources))
+	surfaces := make([]read, len(sources))
 	for range sources {
 		select {
 		case <-ctx.Done():

@@ -10,9 +10,9 @@ package sessionref
 func Project(events []Event) []Turn {
 	var out []Turn
 	for i := range events {
-		if ok, _, _, _ := classify(&events[i]); ok {
-			it := newItem(events, i)
-			out = append(out, Turn{Role: it.role(), Text: it.original})
+		if ok, assistant, _, _ := classify(&events[i]); ok {
+			it := item{assistant: assistant}
+			out = append(out, Turn{Role: it.role(), Text: validOrReplaced(joinedText(&events[i]))})
 		}
 	}
 	return out

@@ -58,21 +58,15 @@ func classify(e *Event) (ok, assistant, checkpoint bool, rawLen int) {
 	return true, assistant, checkpoint, n + texts - 1
 }
 
-// newItem builds the kept item of events[i].
-func newItem(events []Event, i int) item {
-	_, assistant, checkpoint, rawLen := classify(&events[i])
-	var parts []string
-	for _, b := range events[i].Content {
-		if b.Type == BlockText {
-			parts = append(parts, b.Text)
-		}
-	}
-	text := parts[0]
-	if len(parts) > 1 {
-		text = strings.Join(parts, "\n")
+// newItem builds the kept item of entry i of l.
+func newItem(ctx context.Context, l messages, i int) (item, error) {
+	_, assistant, checkpoint, rawLen := l.class(i)
+	text, err := l.text(ctx, i)
+	if err != nil {
+		return item{}, err
 	}
 	text = validOrReplaced(text)
-	return item{index: i, assistant: assistant, checkpoint: checkpoint, rawLen: rawLen, original: text, text: text, esc: tagSafeLen(text)}
+	return item{index: i, assistant: assistant, checkpoint: checkpoint, rawLen: rawLen, original: text, text: text, esc: tagSafeLen(text)}, nil
 }
 
 func (it *item) role() string {
@@ -114,7 +108,7 @@ type retained struct {
 // object that cannot fit even with every text cut to nothing fails at
 // once, and each cut costs the bytes it keeps. It checks ctx as it goes
 // and returns errCancelled when ctx ends; ok=false is BUDGET_EXCEEDED.
-func retain(ctx context.Context, head []byte, events []Event, max int) (res retained, ok bool, err error) {
+func retain(ctx context.Context, head []byte, events messages, max int) (res retained, ok bool, err error) {
 	tick := 0
 	cancelled := func() bool {
 		if tick++; tick%ctxCheckEvery != 0 {
@@ -126,11 +120,11 @@ func retain(ctx context.Context, head []byte, events []Event, max int) (res reta
 	// checkpoints (counted first, so their slice is allocated once) and
 	// the newest message.
 	n, totalRaw, last, nfixed := 0, 0, -1, 1
-	for i := range events {
+	for i := range events.len() {
 		if cancelled() {
 			return retained{}, false, ctx.Err()
 		}
-		ok, _, checkpoint, rawLen := classify(&events[i])
+		ok, _, checkpoint, rawLen := events.class(i)
 		if !ok {
 			continue
 		}
@@ -141,16 +135,33 @@ func retain(ctx context.Context, head []byte, events []Event, max int) (res reta
 			nfixed++
 		}
 	}
+	// With every kept text cut to nothing, the checkpoints and the newest
+	// message alone may not fit: fail before reading any text.
+	if n > 0 {
+		_, lastAssistant, lastCheckpoint, _ := events.class(last)
+		least := len(head) + 1 + (nfixed-1)*(23+2+1)
+		if !lastCheckpoint {
+			least += 23 + 2 + 1
+			if lastAssistant {
+				least += 5
+			}
+		}
+		if least > max {
+			return retained{}, false, nil
+		}
+	}
 	fixed := make([]item, 0, nfixed)
 	for i := 0; i <= last && len(fixed) < nfixed-1; i++ {
 		if cancelled() {
 			return retained{}, false, ctx.Err()
 		}
-		if events[i].Type == EventUserMessage && events[i].Source.IsCheckpoint() {
-			if ok, _, _, _ := classify(&events[i]); ok {
-				res.record.Compacted = true
-				fixed = append(fixed, newItem(events, i))
+		if ok, _, checkpoint, _ := events.class(i); ok && checkpoint {
+			res.record.Compacted = true
+			it, err := newItem(ctx, events, i)
+			if err != nil {
+				return retained{}, false, err
 			}
+			fixed = append(fixed, it)
 		}
 	}
 	res.record.OriginalMessages = n
@@ -158,7 +169,11 @@ func retain(ctx context.Context, head []byte, events []Event, max int) (res reta
 	if n > 0 {
 		size-- // n items have n-1 separators
 		if !(len(fixed) > 0 && fixed[len(fixed)-1].index == last) {
-			fixed = append(fixed, newItem(events, last))
+			it, err := newItem(ctx, events, last)
+			if err != nil {
+				return retained{}, false, err
+			}
+			fixed = append(fixed, it)
 		}
 	}
 	for i := range fixed {
@@ -173,11 +188,14 @@ func retain(ctx context.Context, head []byte, events []Event, max int) (res reta
 		if cancelled() {
 			return retained{}, false, ctx.Err()
 		}
-		ok, _, checkpoint, _ := classify(&events[i])
+		ok, _, checkpoint, _ := events.class(i)
 		if !ok || checkpoint {
 			continue
 		}
-		it := newItem(events, i)
+		it, err := newItem(ctx, events, i)
+		if err != nil {
+			return retained{}, false, err
+		}
 		s := it.size() + 1
 		if size+s > max {
 			break

@@ -182,7 +182,7 @@ func FuzzRetainMatchesReference(f *testing.F) {
 		events := eventsFrom(shape, pool)
 		head := objectHead("s", "label", nil, ptr[int64](7))
 		want, wantRec, wantOK := refRetain(head, events, max)
-		got, ok, err := retain(context.Background(), head, events, max)
+		got, ok, err := retain(context.Background(), head, eventList(events), max)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +218,7 @@ func TestRetainAllCheckpointsMatchesReference(t *testing.T) {
 		events = append(events, userEv("latest"))
 		head := objectHead("s", "s", nil, nil)
 		want, wantRec, wantOK := refRetain(head, events, c.max)
-		got, ok, err := retain(context.Background(), head, events, c.max)
+		got, ok, err := retain(context.Background(), head, eventList(events), c.max)
 		if err != nil || ok != wantOK || ok && (!bytes.Equal(got.object, want) || got.record != wantRec) {
 			t.Fatalf("%+v: ok=%v (reference %v), err %v, record %+v (reference %+v)", c, ok, wantOK, err, got.record, wantRec)
 		}

@@ -1,0 +1,124 @@
+package sessionref
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// OutlineReader is an optional interface a [SessionQuery] may offer so
+// that Prepare holds no more of a referenced session than its snapshot
+// keeps. Without it Prepare reads the whole surface (every message's
+// text); with it Prepare reads the session's outline — each projected
+// message's role and size — and then the text of only the messages the
+// byte budget keeps: the newest, the checkpoints and the suffix that
+// fits, at most about Config.MaxReferenceBytes of text plus the newest
+// message and the checkpoints, whatever the session's length. The
+// snapshot is the same, byte for byte, as the one built from
+// ReadSurface.
+type OutlineReader interface {
+	// ReadOutline returns the outline of the session's current surface,
+	// as ReadSurface would return it now. A missing session is an error.
+	ReadOutline(ctx context.Context, id string) (Outline, error)
+}
+
+// Outline is a surface without its text: what Prepare needs to decide
+// which messages a snapshot keeps, and a way to read those messages'
+// text.
+type Outline struct {
+	// Session is the session's header, as in [Surface].
+	Session SessionHeader
+	// CapturedThroughSeq is as in [Surface].
+	CapturedThroughSeq *int64
+	// Messages are the surface's events that [Project] keeps, in surface
+	// order, each described by [OutlineOf] (or [OutlineOfText]).
+	Messages []OutlineMessage
+	// Text returns the text of Messages[i]: its event's text blocks
+	// joined with "\n", exactly Bytes long, not yet made valid UTF-8
+	// (Prepare does that, as it does for a surface). It is called only
+	// for the messages a snapshot keeps, at most once each, from one
+	// goroutine; an error fails the Prepare with CodeReadFailed.
+	Text func(ctx context.Context, i int) (string, error)
+}
+
+// OutlineMessage describes one projected message of an [Outline].
+type OutlineMessage struct {
+	// Assistant is true for a model's reply, false for a person's
+	// message or a checkpoint (both are user turns).
+	Assistant bool
+	// Checkpoint marks a compaction checkpoint, which a snapshot always
+	// keeps.
+	Checkpoint bool
+	// Bytes is the length of the message's text: its text blocks joined
+	// with "\n".
+	Bytes int
+}
+
+// OutlineOf says how Prepare sees e: ok is false for an event a snapshot
+// leaves out (see [Project]); otherwise m is its entry in an [Outline].
+func OutlineOf(e *Event) (m OutlineMessage, ok bool) {
+	ok, assistant, checkpoint, n := classify(e)
+	return OutlineMessage{Assistant: assistant, Checkpoint: checkpoint, Bytes: n}, ok
+}
+
+// OutlineOfText is [OutlineOf] for an event of type typ from source src
+// whose content is a single text block of n bytes, for a store that keeps
+// such messages without their text.
+func OutlineOfText(typ string, src Source, n int) (OutlineMessage, bool) {
+	e := Event{Type: typ, Source: src, Content: []Block{{Type: BlockText, Text: "x"}}}
+	m, ok := OutlineOf(&e)
+	m.Bytes = n
+	return m, ok && n > 0 // one empty text block is left out
+}
+
+// messages is what retention reads: a surface's events, or an outline.
+type messages interface {
+	// len is the number of entries.
+	len() int
+	// class classifies entry i (see classify).
+	class(i int) (ok, assistant, checkpoint bool, rawLen int)
+	// text is entry i's joined text, not yet made valid UTF-8.
+	text(ctx context.Context, i int) (string, error)
+}
+
+// eventList is a surface's events as retention reads them.
+type eventList []Event
+
+func (l eventList) len() int { return len(l) }
+func (l eventList) class(i int) (ok, assistant, checkpoint bool, rawLen int) {
+	return classify(&l[i])
+}
+func (l eventList) text(_ context.Context, i int) (string, error) { return joinedText(&l[i]), nil }
+
+// joinedText is the newline-joined text of e's text blocks.
+func joinedText(e *Event) string {
+	var parts []string
+	for _, b := range e.Content {
+		if b.Type == BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts, "\n")
+}
+
+// outlineList is an outline as retention reads it.
+type outlineList Outline
+
+func (o *outlineList) len() int { return len(o.Messages) }
+func (o *outlineList) class(i int) (ok, assistant, checkpoint bool, rawLen int) {
+	m := &o.Messages[i]
+	return true, m.Assistant, m.Checkpoint, m.Bytes
+}
+func (o *outlineList) text(ctx context.Context, i int) (string, error) {
+	t, err := o.Text(ctx, i)
+	if err != nil {
+		return "", err
+	}
+	if len(t) != o.Messages[i].Bytes {
+		return "", fmt.Errorf("outline message %d: the text read is %d bytes, the outline says %d", i, len(t), o.Messages[i].Bytes)
+	}
+	return t, nil
+}
