@@ -162,7 +162,7 @@ func BenchmarkReadSurface50MB(b *testing.B) {
 func BenchmarkClosers40k(b *testing.B) {
 	evs := pendingCalls(40000)
 	for b.Loop() {
-		if n := len(closers(segment{events: evs, next: int64(len(evs))}).events); n != 40002 {
+		if n := len(closers(segmentOf(evs, int64(len(evs)), 0)).all()); n != 40002 {
 			b.Fatal(n)
 		}
 	}

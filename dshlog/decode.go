@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dshkit/mentions/sessionref"
@@ -379,6 +380,78 @@ func decodeSource(v *fastjson.Value) (sessionref.Source, error) {
 	}
 	s.Fields = fields
 	return s, nil
+}
+
+// decodeShort reads a message of the common shape — one {"type":"text",
+// "text":S} block, a source with only its kind (or none), in the place
+// decodeMessage reads it — straight into ev as a short message, without
+// building the message: what decodeMessage then shorten would give, with
+// no garbage. ok=false for any other shape, left to decodeMessage. The
+// text is copied only with keepText (a lazy message keeps its length).
+func decodeShort(ev *event, data *fastjson.Value, keepText bool) (ok bool) {
+	if data.Type() != fastjson.TypeObject {
+		return false
+	}
+	m := data
+	if ev.typ != sessionref.EventUserMessage {
+		if m = data.Get("message"); m == nil || m.Type() != fastjson.TypeObject {
+			return false
+		}
+	}
+	cv := m.Get("content")
+	if cv == nil || cv.Type() != fastjson.TypeArray {
+		return false
+	}
+	items, _ := cv.Array()
+	if len(items) != 1 {
+		return false
+	}
+	block, err := items[0].Object()
+	if err != nil || block.Len() != 2 {
+		return false
+	}
+	t, x := block.Get("type"), block.Get("text")
+	if t == nil || x == nil || t.Type() != fastjson.TypeString || x.Type() != fastjson.TypeString {
+		return false
+	}
+	if tb, _ := t.StringBytes(); string(tb) != sessionref.BlockText {
+		return false
+	}
+	var kind []byte
+	if sv := m.Get("source"); sv != nil && sv.Type() != fastjson.TypeNull {
+		src, err := sv.Object()
+		if err != nil || src.Len() != 1 {
+			return false
+		}
+		kv := src.Get("kind")
+		if kv == nil || kv.Type() != fastjson.TypeString {
+			return false
+		}
+		kind, _ = kv.StringBytes()
+	}
+	if len(kind) == 0 { // the kind decodeMessage gives a message without one
+		switch ev.typ {
+		case sessionref.EventUserMessage:
+			kind = []byte(sessionref.SourceUser)
+		case sessionref.EventAssistantMessage:
+			kind = []byte(sessionref.SourceModel)
+		default:
+			kind = []byte(sessionref.SourceTool)
+		}
+	}
+	k := slices.IndexFunc(shortKinds[:], func(name string) bool { return name == string(kind) })
+	if k < 0 {
+		return false
+	}
+	text, _ := x.StringBytes()
+	ev.short, ev.kind, ev.tlen = true, uint8(k), int32(len(text))
+	if iv := data.Get("interrupted"); iv != nil && iv.Type() == fastjson.TypeTrue {
+		ev.interrupted = true
+	}
+	if keepText {
+		ev.text = string(text)
+	}
+	return true
 }
 
 // decodeMessage reads a surface event's message. A user message is the

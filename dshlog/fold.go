@@ -1,9 +1,7 @@
 package dshlog
 
 import (
-	"cmp"
 	"encoding/json"
-	"slices"
 
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -48,9 +46,7 @@ func closers(parts ...segment) segment {
 		if seg.next-1 > lastSeq {
 			lastSeq, lastTime = seg.next-1, seg.lastTime
 		}
-		evs := seg.events
-		for i := range evs {
-			e := &evs[i]
+		seg.each(func(e *event) {
 			switch e.typ {
 			case "turn/start":
 				turnOpen = true
@@ -77,7 +73,7 @@ func closers(parts ...segment) segment {
 					delete(pending, e.extra().callID)
 				}
 			}
-		}
+		})
 	}
 	if !turnOpen || lastSeq < 0 {
 		return segment{next: lastSeq + 1, lastTime: lastTime}
@@ -99,15 +95,15 @@ func closers(parts ...segment) segment {
 			Source: sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": idJSON}},
 			Content: []sessionref.Block{{Type: "tool-result", Fields: map[string]json.RawMessage{
 				"toolCallId": idJSON, "content": c.content, "isError": json.RawMessage("true"), "error": c.err}}}}
-		out = append(out, event{seq: seq, time: at, typ: sessionref.EventToolResult, msg: msg, x: &eventExtra{sources: sources, callID: id}})
+		out = append(out, event{seq: seq, typ: sessionref.EventToolResult, msg: msg, x: &eventExtra{sources: sources, callID: id}})
 		next++
 	}
 	if stepOpen {
-		out = append(out, event{seq: next, time: at, typ: "step/end"})
+		out = append(out, event{seq: next, typ: "step/end"})
 		next++
 	}
-	out = append(out, event{seq: next, time: at, typ: "turn/end"})
-	return segment{events: out, next: next + 1, lastTime: at}
+	out = append(out, event{seq: next, typ: "turn/end"})
+	return segmentOf(out, next+1, at)
 }
 
 // view is a log's events in seq order, in segments (committed events,
@@ -118,10 +114,8 @@ type view []segment
 // at returns the kept event with seq, or nil.
 func (v view) at(seq int64) *event {
 	for _, seg := range v {
-		evs := seg.events
-		i, ok := slices.BinarySearchFunc(evs, seq, func(e event, s int64) int { return cmp.Compare(e.seq, s) })
-		if ok {
-			return &evs[i]
+		if e := seg.find(seq); e != nil {
+			return e
 		}
 	}
 	return nil
@@ -144,66 +138,65 @@ func (v view) lastSeq() int64 {
 // range at once and walks only the nodes it removes (a range named the
 // wrong way round walks to the end once, and is an error).
 func fold(path string, v view) ([]int64, error) {
-	var l nodeList
-	l.at = map[int64]int32{}
-	l.head, l.tail = -1, -1
+	l := newNodeList(v)
 	var seen map[int64]bool
 	for _, seg := range v {
-		part := seg.events
-		for i := range part {
-			e := &part[i]
-			if !e.isMessage() {
-				continue
-			}
-			x := e.extra()
-			if len(x.sources) > 0 {
-				if len(seen) > 64 || seen == nil {
-					seen = make(map[int64]bool, len(x.sources)) // clearing a big map costs its size
-				} else {
-					clear(seen)
+		for _, part := range seg.chunks {
+			for i := range part {
+				e := &part[i]
+				if !e.isMessage() {
+					continue
 				}
-				for _, s := range x.sources {
-					if s < 0 || s >= e.seq || seen[s] {
-						return nil, logErr(path, int(e.line), ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
+				x := e.extra()
+				if len(x.sources) > 0 {
+					if len(seen) > 64 || seen == nil {
+						seen = make(map[int64]bool, len(x.sources)) // clearing a big map costs its size
+					} else {
+						clear(seen)
 					}
-					seen[s] = true
-				}
-			}
-			if x.replace == nil {
-				l.push(e.seq)
-				continue
-			}
-			first, okS := l.at[x.replace[0]]
-			last, okE := l.at[x.replace[1]]
-			bad := func() error {
-				return logErr(path, int(e.line), ErrCorrupt, "replace %d..%d does not name a current range", x.replace[0], x.replace[1])
-			}
-			if !okS || !okE {
-				return nil, bad()
-			}
-			// Walk the range: every node must be cited; it must reach last.
-			count := 0
-			n := first
-			for ; n >= 0; n = l.next[n] {
-				s := l.seq[n]
-				if len(x.sources) == 0 || !seen[s] {
-					if !l.reaches(n, last) {
-						return nil, bad()
+					for _, s := range x.sources {
+						if s < 0 || s >= e.seq || seen[s] {
+							return nil, logErr(path, int(e.line), ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
+						}
+						seen[s] = true
 					}
-					return nil, logErr(path, int(e.line), ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
 				}
-				count++
-				if n == last {
-					break
+				if x.replace == nil {
+					l.push(e.seq)
+					continue
 				}
+				first, okS := l.node(x.replace[0])
+				last, okE := l.node(x.replace[1])
+				bad := func() error {
+					return logErr(path, int(e.line), ErrCorrupt, "replace %d..%d does not name a current range", x.replace[0], x.replace[1])
+				}
+				if !okS || !okE {
+					return nil, bad()
+				}
+				// Walk the range: every node must be cited; it must reach last.
+				count := 0
+				n := first
+				for ; n >= 0; n = l.next[n] {
+					s := l.seq[n]
+					if len(x.sources) == 0 || !seen[s] {
+						if !l.reaches(n, last) {
+							return nil, bad()
+						}
+						return nil, logErr(path, int(e.line), ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
+					}
+					count++
+					if n == last {
+						break
+					}
+				}
+				if n < 0 {
+					return nil, bad()
+				}
+				if e.typ == sessionref.EventToolResult && (count != 1 || v.at(l.seq[first]).typ != sessionref.EventToolResult) {
+					return nil, logErr(path, int(e.line), ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
+				}
+				l.replace(first, last, e.seq)
 			}
-			if n < 0 {
-				return nil, bad()
-			}
-			if e.typ == sessionref.EventToolResult && (count != 1 || v.at(l.seq[first]).typ != sessionref.EventToolResult) {
-				return nil, logErr(path, int(e.line), ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
-			}
-			l.replace(first, last, e.seq)
 		}
 	}
 	return l.seqs(), nil
@@ -215,7 +208,69 @@ type nodeList struct {
 	seq        []int64
 	prev, next []int32
 	head, tail int32
-	at         map[int64]int32 // current seq → its node
+	live       int
+	// Each current seq's node: by seq in dense (-1 for none) when the
+	// log's seqs are not many more than its messages (the usual log),
+	// else in sparse (streamed chunks take seqs and are not kept).
+	dense  []int32
+	sparse map[int64]int32
+}
+
+// newNodeList is an empty list sized for v's messages.
+func newNodeList(v view) *nodeList {
+	msgs, maxSeq := 0, int64(-1)
+	for _, seg := range v {
+		seg.each(func(e *event) {
+			if e.isMessage() {
+				msgs++
+				maxSeq = max(maxSeq, e.seq)
+			}
+		})
+	}
+	l := &nodeList{head: -1, tail: -1, seq: make([]int64, 0, msgs),
+		prev: make([]int32, 0, msgs), next: make([]int32, 0, msgs)}
+	if seqs := maxSeq + 1; denseSeqs(seqs, int64(msgs)) {
+		l.dense = make([]int32, seqs)
+		for i := range l.dense {
+			l.dense[i] = -1
+		}
+	} else {
+		l.sparse = make(map[int64]int32, msgs)
+	}
+	return l
+}
+
+// denseSeqs decides when a list indexes its nodes by seq in a slice:
+// when the log's seqs are at most 8 times its messages (plus 1024), so
+// the slice costs at most 32 bytes a message.
+var denseSeqs = func(seqs, msgs int64) bool { return seqs <= 8*msgs+1024 }
+
+// node returns seq's node, if seq is current.
+func (l *nodeList) node(seq int64) (int32, bool) {
+	if l.sparse != nil {
+		n, ok := l.sparse[seq]
+		return n, ok
+	}
+	if seq < 0 || seq >= int64(len(l.dense)) || l.dense[seq] < 0 {
+		return 0, false
+	}
+	return l.dense[seq], true
+}
+
+// setNode records seq's node; n < 0: seq is no longer current.
+func (l *nodeList) setNode(seq int64, n int32) {
+	if n >= 0 {
+		l.live++
+	} else {
+		l.live--
+	}
+	if l.sparse == nil {
+		l.dense[seq] = n
+	} else if n >= 0 {
+		l.sparse[seq] = n
+	} else {
+		delete(l.sparse, seq)
+	}
 }
 
 func (l *nodeList) push(seq int64) {
@@ -227,7 +282,7 @@ func (l *nodeList) push(seq int64) {
 		l.head = n
 	}
 	l.tail = n
-	l.at[seq] = n
+	l.setNode(seq, n)
 }
 
 // reaches reports whether last comes at or after n.
@@ -243,7 +298,7 @@ func (l *nodeList) reaches(n, last int32) bool {
 // replace swaps the nodes first..last (in order) for one node of seq.
 func (l *nodeList) replace(first, last int32, seq int64) {
 	for n := first; ; n = l.next[n] {
-		delete(l.at, l.seq[n])
+		l.setNode(l.seq[n], -1)
 		if n == last {
 			break
 		}
@@ -261,12 +316,12 @@ func (l *nodeList) replace(first, last int32, seq int64) {
 	} else {
 		l.tail = n
 	}
-	l.at[seq] = n
+	l.setNode(seq, n)
 }
 
 // seqs is the list in order.
 func (l *nodeList) seqs() []int64 {
-	out := make([]int64, 0, len(l.at))
+	out := make([]int64, 0, l.live)
 	for n := l.head; n >= 0; n = l.next[n] {
 		out = append(out, l.seq[n])
 	}

@@ -19,8 +19,9 @@ import (
 func foldNaive(path string, v view) ([]int64, error) {
 	var nodes []int64
 	for _, seg := range v {
-		for i := range seg.events {
-			e := &seg.events[i]
+		evs := seg.all()
+		for i := range evs {
+			e := &evs[i]
 			if !e.isMessage() {
 				continue
 			}
@@ -95,11 +96,20 @@ func FuzzFold(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 1, 0, 0, 0, 1, 0}) // a range the wrong way round
 	f.Add([]byte{5, 0, 0, 4, 0, 0, 4, 1, 1})
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		v := view{segment{events: opsEvents(ops)}}
+		v := view{segmentOf(opsEvents(ops), 0, 0)}
 		got, err := fold("fuzz", v)
 		want, werr := foldNaive("fuzz", v)
 		if fmt.Sprint(err) != fmt.Sprint(werr) || !slices.Equal(got, want) {
 			t.Fatalf("fold %v %v, by the format %v %v", got, err, want, werr)
+		}
+		// The same with the nodes indexed by a map, as for a log of
+		// sparse seqs.
+		dense := denseSeqs
+		denseSeqs = func(int64, int64) bool { return false }
+		got, err = fold("fuzz", v)
+		denseSeqs = dense
+		if fmt.Sprint(err) != fmt.Sprint(werr) || !slices.Equal(got, want) {
+			t.Fatalf("fold by map %v %v, by the format %v %v", got, err, want, werr)
 		}
 		var le *LogError
 		if err != nil && !errors.As(err, &le) {
@@ -135,7 +145,7 @@ func BenchmarkFold(b *testing.B) {
 	}{{"appends", appends, 3 * n}, {"compactions", compactions, n}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				nodes, err := fold("x", view{segment{events: c.evs}})
+				nodes, err := fold("x", view{segmentOf(c.evs, 0, 0)})
 				if err != nil || len(nodes) != c.nodes {
 					b.Fatalf("%d nodes, %v", len(nodes), err)
 				}

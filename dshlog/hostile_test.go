@@ -163,31 +163,31 @@ func TestErrorsNameTheFile(t *testing.T) {
 // the closers are computed once per parse.
 func TestClosersAtScale(t *testing.T) {
 	evs := pendingCalls(40000)
-	out := closers(segment{events: evs, next: int64(len(evs))})
-	if len(out.events) != 40002 {
-		t.Fatalf("%d closers", len(out.events))
+	out := closers(segmentOf(evs, int64(len(evs)), 0))
+	if len(out.all()) != 40002 {
+		t.Fatalf("%d closers", out.n)
 	}
-	for i, e := range out.events[:40000] {
+	for i, e := range out.all()[:40000] {
 		if e.extra().callID != evs[2].extra().toolCalls[i] || (i%2 == 0) != (len(e.extra().sources) == 1) {
 			t.Fatalf("closer %d: %+v", i, e)
 		}
 	}
-	if out.events[40000].typ != "step/end" || out.events[40001].typ != "turn/end" || out.next != int64(len(evs))+40002 {
+	if out.all()[40000].typ != "step/end" || out.all()[40001].typ != "turn/end" || out.next != int64(len(evs))+40002 {
 		t.Fatal("step/end and turn/end close the list")
 	}
 	// A result closes its call; a step/end clears them all.
 	done := append(evs[:len(evs):len(evs)], event{seq: int64(len(evs)), typ: "tool/result", x: &eventExtra{callID: "call-7"}})
-	if n := len(closers(segment{events: done, next: int64(len(done))}).events); n != 40001 {
+	if n := len(closers(segmentOf(done, int64(len(done)), 0)).all()); n != 40001 {
 		t.Fatalf("%d closers after one result", n)
 	}
 	ended := append(evs[:len(evs):len(evs)], event{seq: int64(len(evs)), typ: "step/end"})
-	if n := len(closers(segment{events: ended, next: int64(len(ended))}).events); n != 1 {
+	if n := len(closers(segmentOf(ended, int64(len(ended)), 0)).all()); n != 1 {
 		t.Fatalf("%d closers after step/end", n)
 	}
 	s, info := open1(t, "synthetic-torn-open-turn.jsonl")
 	p, _ := s.load(context.Background(), info.Path)
-	if len(p.closers.events) != 4 { // the manifest says 4
-		t.Fatalf("%d closers cached with the parse", len(p.closers.events))
+	if p.closers.n != 4 { // the manifest says 4
+		t.Fatalf("%d closers cached with the parse", p.closers.n)
 	}
 }
 

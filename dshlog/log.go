@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/dshkit/mentions/sessionref"
@@ -40,19 +39,26 @@ func isSurface(t string) bool {
 }
 
 // event is one decoded log event, kept as small as what the fold, the
-// crash-repair closers and the surface need: 72 bytes beside a surface
-// message's text, for the common message (one text block, a source with
-// only its kind), which is kept as its text and rebuilt when read; any
+// crash-repair closers and the surface need: 80 bytes for any event but
+// a message of an uncommon shape. A message of the common shape (one
+// text block, a source with only its kind) is kept as its kind and its
+// text — in a raw log, as the place of its line in the file (at, n),
+// read back only when its text is asked for (lazy); in a zstd log, whose
+// decoded stream cannot be read at an offset, as the text itself. Any
 // other message is kept decoded (msg).
 type event struct {
-	seq, time   int64
+	seq         int64
 	typ         string // "" for an ignorable event of an unknown type
 	line        int32
-	short       bool  // a surface message kept as text and kind
+	tlen        int32 // of a short message: its text's length
+	at          int64 // of a lazy message: its line's offset in the file
+	n           int32 // of a lazy message: its line's length, without "\n"
+	short       bool  // a surface message kept as text (or its place) and kind
+	lazy        bool  // a short message whose text is in the file, not here
 	interrupted bool  // of a short message
 	kind        uint8 // of a short message: an index in shortKinds
 	msg         *sessionref.Event
-	text        string
+	text        string      // of a short message that is not lazy
 	x           *eventExtra // nil when it has none of these
 }
 
@@ -100,6 +106,7 @@ func (e *event) shorten() {
 	for k, name := range shortKinds {
 		if m.Source.Kind == name {
 			e.short, e.kind, e.interrupted, e.text, e.msg = true, uint8(k), m.Interrupted, m.Content[0].Text, nil
+			e.tlen = int32(len(e.text))
 			return
 		}
 	}
@@ -107,14 +114,27 @@ func (e *event) shorten() {
 
 // message returns the event's message as a new value the caller may
 // keep: a short one rebuilt, a decoded one as it is (shared: the caller
-// clones it when the parse is shared).
-func (e *event) message() (m sessionref.Event, shared bool) {
+// clones it when the parse is shared). A lazy message's text is read
+// back by the caller (see lineReader) and passed as text; for any other
+// event text is ignored.
+func (e *event) message(text string) (m sessionref.Event, shared bool) {
 	if !e.short {
 		return *e.msg, true
 	}
+	if !e.lazy {
+		text = e.text
+	}
 	seq := e.seq
 	return sessionref.Event{Seq: &seq, Type: e.typ, Source: sessionref.Source{Kind: shortKinds[e.kind]},
-		Content: []sessionref.Block{{Type: sessionref.BlockText, Text: e.text}}, Interrupted: e.interrupted}, false
+		Content: []sessionref.Block{{Type: sessionref.BlockText, Text: text}}, Interrupted: e.interrupted}, false
+}
+
+// outline is how a snapshot sees the message (sessionref.OutlineOf).
+func (e *event) outline() (sessionref.OutlineMessage, bool) {
+	if !e.short {
+		return sessionref.OutlineOf(e.msg)
+	}
+	return sessionref.OutlineOfText(e.typ, sessionref.Source{Kind: shortKinds[e.kind]}, int(e.tlen))
 }
 
 // eventCost is what an event costs in memory beyond its message, for the
@@ -125,6 +145,7 @@ const eventCost = 80
 // changed once it is cached: growth makes a new one.
 type parsed struct {
 	path     string
+	key      fileKey // the file's identity and version when it was read
 	zstd     bool
 	head     header
 	warnings []string
@@ -268,7 +289,7 @@ func (p *parsed) finish(fd feeder, tail []byte) error {
 		first, rest, _ := bytes.Cut(tail, []byte{'\n'})
 		tail = nil
 		if p.header(first) {
-			p.decodeLines(fd, rest, &p.events, false)
+			p.decodeLines(fd, rest, -1, &p.events, false)
 		}
 	}
 	p.tail = segment{next: p.events.next}
@@ -276,18 +297,16 @@ func (p *parsed) finish(fd feeder, tail []byte) error {
 		// The torn frame's lines are read but not committed: whatever they
 		// hold (a defect included) may still change as the writer goes on.
 		err, stopped, line := p.err, p.stopped, p.line
-		p.decodeLines(fd, tail, &p.tail, true)
+		p.decodeLines(fd, tail, -1, &p.tail, true)
 		p.err, p.stopped, p.line = err, stopped, line
 	}
 	if err := fd.stop(); err != nil {
 		return err
 	}
 	p.closers = closers(p.events, p.tail)
-	p.cost = int64(len(p.events.events)+len(p.tail.events)) * eventCost
-	for _, evs := range [][]event{p.events.events, p.tail.events} {
-		for i := range evs {
-			p.cost += msgCost(evs[i].msg) + int64(len(evs[i].text))
-		}
+	p.cost = int64(p.events.n+p.tail.n) * eventCost
+	for _, seg := range []segment{p.events, p.tail} {
+		seg.each(func(e *event) { p.cost += msgCost(e.msg) + int64(len(e.text)) })
 	}
 	return nil
 }
@@ -411,7 +430,7 @@ func (p *parsed) rawStream(fd feeder, r io.ReaderAt, from, to int64, seg *segmen
 				rest := end
 				p.more = func() []byte { return readRange(r, rest, to) }
 			}
-			p.decodeLines(fd, buf[:i+1], seg, false)
+			p.decodeLines(fd, buf[:i+1], off-int64(len(buf)), seg, false)
 			p.more = nil
 		}
 		if p.err != nil || p.stopped || fd.stop() != nil {
@@ -474,10 +493,9 @@ func (p *parsed) joinHalves(fd feeder, start int64, decodeFirst func(), decodeSe
 		p.events, p.err, p.stopped, p.line = savedEvents, nil, false, savedLine
 		return false
 	}
-	for i := range second.events {
-		second.events[i].line += int32(p.line)
-	}
-	p.events.events = append(p.events.events, second.events...)
+	second.each(func(e *event) { e.line += int32(p.line) })
+	p.events.chunks = append(p.events.chunks, second.chunks...)
+	p.events.n += second.n
 	p.events.next, p.events.lastTime = second.next, second.lastTime
 	p.line += q.line
 	return true
@@ -510,7 +528,7 @@ func (p *parsed) take(fd feeder, text []byte) error {
 		text = rest
 	}
 	if !p.decodeHalves(fd, text) {
-		p.decodeLines(fd, text, &p.events, false)
+		p.decodeLines(fd, text, -1, &p.events, false)
 	}
 	return fd.stop()
 }
@@ -545,8 +563,8 @@ func (p *parsed) decodeHalves(fd feeder, text []byte) bool {
 		start = r.seq0
 	}
 	return p.joinHalves(fd, start,
-		func() { p.decodeLines(fd, a, &p.events, false) },
-		func(q *parsed, second *segment) { q.decodeLines(fd, b, second, false) })
+		func() { p.decodeLines(fd, a, -1, &p.events, false) },
+		func(q *parsed, second *segment) { q.decodeLines(fd, b, -1, second, false) })
 }
 
 // header reads the first line.
@@ -587,15 +605,18 @@ func msgCost(m *sessionref.Event) int64 {
 
 // decodeLines decodes whole lines of text and adds their events to seg,
 // until a line ends the valid prefix (see endPrefix) or the read is
-// stopped.
-func (p *parsed) decodeLines(fd feeder, text []byte, seg *segment, inTornFrame bool) {
-	if cap(seg.events) == 0 {
-		seg.events = make([]event, 0, len(text)/512+16) // about one kept event a line of 0.5-1 KB
-	}
+// stopped. base is text's offset in a raw log's file, where its messages
+// can be read back; -1 for text that cannot be (a zstd log's).
+func (p *parsed) decodeLines(fd feeder, text []byte, base int64, seg *segment, inTornFrame bool) {
 	for i := 0; len(text) > 0; i++ {
 		nl := bytes.IndexByte(text, '\n')
 		line, rest := text[:nl], text[nl+1:]
 		text = rest
+		at := int64(-1)
+		if base >= 0 {
+			at = base
+			base += int64(nl) + 1
+		}
 		p.line++
 		if p.stopped || p.err != nil {
 			return
@@ -608,7 +629,7 @@ func (p *parsed) decodeLines(fd feeder, text []byte, seg *segment, inTornFrame b
 			p.endPrefix(line, rest, err, gap, seg.next, inTornFrame)
 			return
 		}
-		if err := p.add(r, n, seg); err != nil {
+		if err := p.add(r, n, seg, at, len(line)); err != nil {
 			p.err = err
 			return
 		}
@@ -665,21 +686,25 @@ func (p *parsed) endPrefix(line, rest []byte, err error, gap bool, next int64, i
 // only counted (its members are assistant/chunk events, which nothing
 // here looks at; member k's time is time0 plus the first k gaps, and the
 // last one's is what a closer needs); an event the fold or the closers
-// need is kept.
-func (p *parsed) add(r record, n int, seg *segment) error {
+// need is kept. A message of the common shape at file offset at (-1 for
+// none) is kept as that place and its line's length n, not its text.
+func (p *parsed) add(r record, n int, seg *segment, at int64, lineLen int) error {
 	if isPacked(r.typ) {
 		seg.next += int64(n)
 		seg.lastTime = r.time0 + packedSpan(r.data)
 		return nil
 	}
-	ev, err := p.decodeEvent(r, p.line)
+	ev, err := p.decodeEvent(r, p.line, at < 0)
 	if err != nil {
 		return err
 	}
+	if ev.short && at >= 0 {
+		ev.lazy, ev.at, ev.n, ev.text = true, at, int32(lineLen), ""
+	}
 	seg.next++
-	seg.lastTime = ev.time
+	seg.lastTime = r.time
 	if kept(ev.typ) {
-		seg.events = append(seg.events, ev)
+		seg.push(ev)
 	}
 	return nil
 }
@@ -704,21 +729,6 @@ func packedSpan(data *fastjson.Value) int64 {
 	return sum
 }
 
-// clipped is the segment with its events slice clipped, so appending to
-// it never writes into an array a cached parse shares.
-func (s segment) clipped() segment {
-	s.events = slices.Clip(s.events)
-	return s
-}
-
-// segment is a run of decoded events: those kept, in seq order, and the
-// count and last time of all of them.
-type segment struct {
-	events   []event
-	next     int64 // the seq after the last event (events decoded, from 0)
-	lastTime int64 // the time of the last event
-}
-
 // typeOf is the type of a line's record, "" when it has none.
 func typeOf(jp *fastjson.Parser, line []byte) string {
 	v, err := jp.ParseBytes(line)
@@ -730,9 +740,10 @@ func typeOf(jp *fastjson.Parser, line []byte) string {
 }
 
 // decodeEvent turns a record into an event, upgrading legacy shapes. An
-// ignorable event of an unknown type keeps its seq and has type "".
-func (p *parsed) decodeEvent(r record, line int) (event, error) {
-	ev := event{seq: r.seq, time: r.time, typ: r.typ, line: int32(line)}
+// ignorable event of an unknown type keeps its seq and has type "". A
+// short message's text is kept only with keepText.
+func (p *parsed) decodeEvent(r record, line int, keepText bool) (event, error) {
+	ev := event{seq: r.seq, typ: r.typ, line: int32(line)}
 	if len(r.sources) > 0 {
 		ev.setExtra().sources = r.sources
 	}
@@ -768,6 +779,9 @@ func (p *parsed) decodeEvent(r record, line int) (event, error) {
 	}
 	if err := decodeOp(&ev, op); err != nil {
 		return ev, logErr(p.path, line, ErrCorrupt, "%v", err)
+	}
+	if decodeShort(&ev, r.data, keepText) {
+		return ev, nil
 	}
 	if err := decodeMessage(&ev, r.data); err != nil {
 		return ev, logErr(p.path, line, ErrCorrupt, "%s: %v", ev.typ, err)

@@ -75,8 +75,9 @@ func heldBytes() uint64 {
 // TestReadHoldsItsBound: a log of small messages, too big for the
 // cache, is read into a surface holding no more than the package doc's
 // formula: per message about 230 bytes of structure (80 in the parse,
-// 150 in the surface) plus its text once (the surface shares it with the
-// parse, which is not copied), nothing per byte of the log's envelopes.
+// 150 in the surface) plus its text once (in the surface: the parse of a
+// raw log keeps where each text is, not the text), nothing per byte of
+// the log's envelopes.
 func TestReadHoldsItsBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 30 MB log")
@@ -105,6 +106,64 @@ func TestReadHoldsItsBound(t *testing.T) {
 	}
 	runtime.KeepAlive(surf)
 }
+
+// TestOutlineHoldsNoText: the outline Prepare reads of a raw log of
+// long messages holds the parse (80 bytes an event) and its own 24 bytes
+// a message, and none of the text: a tenth of what the text alone
+// would take. The snapshot built from it is the surface's.
+func TestOutlineHoldsNoText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 90 MB log")
+	}
+	const n, textLen = 200_000, 400
+	dir := t.TempDir()
+	_, size := writeMessages(t, dir, "long", n, textLen)
+	s, err := Open(dir, WithCacheBytes(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ListSessions(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	before := heldBytes()
+	o, err := s.ReadOutline(context.Background(), "long")
+	if err != nil || len(o.Messages) != n {
+		t.Fatalf("%d messages, %v", len(o.Messages), err)
+	}
+	held := int64(heldBytes()) - int64(before)
+	text := int64(n * (textLen + 7))
+	bound := int64(n)*(eventCost+24+32) + 4<<20 // 24 the outline, up to 32 the fold
+	t.Logf("log %d MiB, text %d MiB: the outline holds %d MiB, bound %d MiB", size>>20, text>>20, held>>20, bound>>20)
+	if held > bound || held > text/2 {
+		t.Fatalf("an outline of %d messages holds %d bytes (bound %d, text %d)", n, held, bound, text)
+	}
+	runtime.KeepAlive(o)
+
+	r, err := sessionref.NewResolver(s, sessionref.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaOutline, err := r.Prepare(context.Background(), sessionref.Target{ID: "x"}, nil, []sessionref.Reference{{SessionID: "long"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := sessionref.NewResolver(surfaceOnly{s}, sessionref.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaSurface, err := plain.Prepare(context.Background(), sessionref.Target{ID: "x"}, nil, []sessionref.Reference{{SessionID: "long"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if viaOutline.Context.Prompt() != viaSurface.Context.Prompt() || !reflect.DeepEqual(viaOutline.Context.Source, viaSurface.Context.Source) {
+		t.Fatal("the snapshot from the outline is not the surface's")
+	}
+}
+
+// surfaceOnly hides a store's outline, so Prepare reads its surface.
+type surfaceOnly struct{ *Store }
+
+func (surfaceOnly) ReadOutline() {}
 
 // TestReadBytesBound: reads of four logs at once, each a third of the
 // store's read bound, never decode more than the bound at once; a log

@@ -302,6 +302,7 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 		return nil, key, ioErr(path, err)
 	}
 	p.headSum = headSum(f, p.committed)
+	p.key = key
 	return p, key, nil
 }
 

@@ -342,37 +342,29 @@ func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.Titl
 
 // ReadSurface folds a session's log into its current surface. A log whose
 // last turn is open gets the reference's crash-repair closers in memory,
-// marked Synthetic; capturedThroughSeq counts them.
+// marked Synthetic; capturedThroughSeq counts them. The text of a raw
+// log's messages is read back from the file (sequentially, a MiB at a
+// time); a log that changes meanwhile is read again.
 func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
-	p, err := s.loadID(ctx, id)
+	var out sessionref.Surface
+	err := s.reread(ctx, id, func(f folded) error {
+		out = sessionref.Surface{Session: headerOf(f.p.head), CapturedThroughSeq: f.captured, Events: make([]sessionref.Event, len(f.nodes))}
+		// A parse the cache could not keep is this read's alone — unless
+		// it grew from a cached one, whose messages it shares: its
+		// messages are handed over, not copied, so a log bigger than the
+		// cache costs its decoded messages once, not twice.
+		private := f.p.cost > s.cacheBytes && !f.p.inherited
+		return f.each(ctx, s, rawChunk, func(i int, e *event, text string) bool {
+			m, shared := e.message(text)
+			if shared && !private {
+				m = m.Clone()
+			}
+			out.Events[i] = m
+			return true
+		})
+	})
 	if err != nil {
 		return sessionref.Surface{}, err
-	}
-	if p.err != nil {
-		return sessionref.Surface{}, p.err
-	}
-	v := view{p.events, p.tail, p.closers}
-	nodes, err := fold(p.path, v)
-	if err != nil {
-		return sessionref.Surface{}, err
-	}
-	out := sessionref.Surface{Session: headerOf(p.head), Events: make([]sessionref.Event, len(nodes))}
-	if last := v.lastSeq(); last >= 0 {
-		// An ignorable event of an unknown type is kept in the view, as
-		// the reference keeps it, so it counts here.
-		out.CapturedThroughSeq = &last
-	}
-	// A parse the cache could not keep is this read's alone — unless it
-	// grew from a cached one, whose messages it shares: its messages are
-	// handed over, not copied, so a log bigger than the cache costs its
-	// decoded messages once, not twice.
-	private := p.cost > s.cacheBytes && !p.inherited
-	for i, seq := range nodes {
-		m, shared := v.at(seq).message()
-		if shared && !private {
-			m = m.Clone()
-		}
-		out.Events[i] = m
 	}
 	return out, nil
 }
@@ -382,34 +374,169 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 // surface's CapturedThroughSeq. fn must neither keep nor change an event
 // after it returns: the events are the parse's own, and no surface is
 // built, so an indexer that keeps a bounded part of each session holds
-// no more than the parse ([discover.SurfaceWalker]).
+// no more than the parse ([discover.SurfaceWalker]). A log that changes
+// during the walk is an error (fn has seen part of it).
 func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
-	p, err := s.loadID(ctx, id)
+	f, err := s.folded(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	err = f.each(ctx, s, rawChunk, func(_ int, e *event, text string) bool {
+		m, _ := e.message(text)
+		return fn(&m)
+	})
+	if err != nil {
+		return nil, f.readErr(err)
+	}
+	return f.captured, nil
+}
+
+// ReadOutline implements [sessionref.OutlineReader]: the surface
+// ReadSurface would return, as each projected message's role and size,
+// with no text; Text reads one message's text back from a raw log's file
+// (a zstd log's parse holds its text). Prepare then holds, of a session
+// of M messages, its parse (see the package doc) and 24 bytes a message,
+// plus the text the snapshot keeps. A log that changed since the outline
+// was read makes Text fail (Prepare then fails with READ_FAILED; a new
+// Prepare reads the new log).
+func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline, error) {
+	f, err := s.folded(ctx, id)
+	if err != nil {
+		return sessionref.Outline{}, err
+	}
+	out := sessionref.Outline{Session: headerOf(f.p.head), CapturedThroughSeq: f.captured,
+		Messages: make([]sessionref.OutlineMessage, 0, len(f.nodes))}
+	seqs := f.nodes[:0] // the projected messages' seqs, written over the fold's own
+	for i, seq := range f.nodes {
+		if i&1023 == 1023 && ctx.Err() != nil {
+			return sessionref.Outline{}, ioErr(f.p.path, ctx.Err())
+		}
+		if m, ok := f.v.at(seq).outline(); ok {
+			out.Messages = append(out.Messages, m)
+			seqs = append(seqs, seq)
+		}
+	}
+	out.Messages = slices.Clip(out.Messages)
+	out.Text = func(ctx context.Context, i int) (string, error) {
+		e := f.v.at(seqs[i])
+		switch {
+		case !e.short:
+			return joined(e.msg), nil
+		case !e.lazy:
+			return e.text, nil
+		}
+		r, err := s.lines(f.p, 0)
+		if err != nil {
+			return "", f.readErr(err)
+		}
+		text, err := r.text(e)
+		if cerr := r.close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return "", f.readErr(err)
+		}
+		return text, nil
+	}
+	return out, nil
+}
+
+// folded is a session's parse and its surface, as seqs in surface order.
+type folded struct {
+	p        *parsed
+	v        view
+	nodes    []int64
+	captured *int64
+}
+
+// folded loads and folds a session's log.
+func (s *Store) folded(ctx context.Context, id string) (folded, error) {
+	p, err := s.loadID(ctx, id)
+	if err != nil {
+		return folded{}, err
+	}
 	if p.err != nil {
-		return nil, p.err
+		return folded{}, p.err
 	}
 	v := view{p.events, p.tail, p.closers}
 	nodes, err := fold(p.path, v)
 	if err != nil {
-		return nil, err
+		return folded{}, err
 	}
-	var captured *int64
+	f := folded{p: p, v: v, nodes: nodes}
 	if last := v.lastSeq(); last >= 0 {
-		captured = &last
+		// An ignorable event of an unknown type is kept in the view, as
+		// the reference keeps it, so it counts here.
+		f.captured = &last
 	}
-	for i, seq := range nodes {
+	return f, nil
+}
+
+// each passes the surface's events to fn in order, with each lazy
+// message's text read back from the file (window bytes at a time), until
+// fn returns false. errChanged: the file is no longer the one parsed.
+func (f folded) each(ctx context.Context, s *Store, window int, fn func(i int, e *event, text string) bool) error {
+	var r *lineReader
+	for i, seq := range f.nodes {
 		if i&1023 == 1023 && ctx.Err() != nil {
-			return nil, ioErr(p.path, ctx.Err())
+			if r != nil {
+				r.f.Close()
+			}
+			return ctx.Err()
 		}
-		m, _ := v.at(seq).message()
-		if !fn(&m) {
+		e := f.v.at(seq)
+		var text string
+		if e.lazy {
+			var err error
+			if r == nil {
+				if r, err = s.lines(f.p, window); err != nil {
+					return err
+				}
+			}
+			if text, err = r.text(e); err != nil {
+				r.f.Close()
+				return err
+			}
+		}
+		if !fn(i, e, text) {
 			break
 		}
 	}
-	return captured, nil
+	if r != nil {
+		return r.close()
+	}
+	return nil
+}
+
+// readErr is the error of a read of f's log that failed: a *LogError
+// naming the file.
+func (f folded) readErr(err error) error {
+	var le *LogError
+	if errors.As(err, &le) {
+		return err
+	}
+	return ioErr(f.p.path, err)
+}
+
+// reread runs read over the session's folded log, again (up to five
+// times) while the file changes under it.
+func (s *Store) reread(ctx context.Context, id string, read func(folded) error) error {
+	for attempt := 0; ; attempt++ {
+		f, err := s.folded(ctx, id)
+		if err != nil {
+			return err
+		}
+		err = read(f)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, errChanged) || attempt >= 5 {
+			return f.readErr(err)
+		}
+		if err := retry(ctx, attempt); err != nil {
+			return f.readErr(err)
+		}
+	}
 }
 
 // CapturedSeqs returns, for each id, the CapturedThroughSeq ReadSurface
@@ -514,7 +641,7 @@ func (s *Store) Open(ctx context.Context, id string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return len(p.closers.events) > 0, nil
+	return p.closers.n > 0, nil
 }
 
 func headerOf(h header) sessionref.SessionHeader {

@@ -4,6 +4,7 @@
 // writes. scripts/bench-hostile runs it.
 //
 //	memprobe surface -root ROOT -id ID     # one ReadSurface
+//	memprobe prepare -root ROOT -id ID     # one Prepare mentioning it (reads its outline)
 //	memprobe sync -root ROOT [-index F]    # one full Sync of a new index
 //
 // Each measure prints one line: name=value pairs (peak_rss_mb, heap_mb,
@@ -25,6 +26,7 @@ import (
 
 	"github.com/dshkit/mentions/discover"
 	"github.com/dshkit/mentions/dshlog"
+	"github.com/dshkit/mentions/sessionref"
 )
 
 func main() {
@@ -50,6 +52,18 @@ func main() {
 				}
 			}
 			return fmt.Sprintf("events=%d text_mb=%.1f", len(surf.Events), float64(n)/(1<<20))
+		})
+	case "prepare":
+		measure("prepare", func(ctx context.Context) string {
+			s, err := dshlog.Open(*root)
+			check(err)
+			r, err := sessionref.NewResolver(s, sessionref.Config{})
+			check(err)
+			p, err := r.Prepare(ctx, sessionref.Target{ID: "memprobe"}, []sessionref.Block{sessionref.TextBlock("see")},
+				[]sessionref.Reference{{SessionID: *id}})
+			check(err)
+			rec := p.Context.Source.References[0]
+			return fmt.Sprintf("snapshot_kb=%.1f messages=%d kept=%d", float64(len(p.Context.Prompt()))/1024, rec.OriginalMessages, rec.RetainedMessages)
 		})
 	case "sync":
 		measure("sync", func(ctx context.Context) string {

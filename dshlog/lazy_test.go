@@ -1,0 +1,95 @@
+package dshlog
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// TestLazyTextFollowsTheFile: a raw log's message text is read back from
+// the file it was parsed from. An outline whose log was rewritten since
+// fails to give a text (a typed error naming the file, never another
+// log's bytes); ReadSurface, ReadOutline and a Prepare after the rewrite
+// read the new log.
+func TestLazyTextFollowsTheFile(t *testing.T) {
+	dir := t.TempDir()
+	path, _ := writeMessages(t, dir, "w", 40, 30)
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	o, err := s.ReadOutline(ctx, "w")
+	if err != nil || len(o.Messages) != 40 {
+		t.Fatalf("%d messages, %v", len(o.Messages), err)
+	}
+	first, err := o.Text(ctx, 0)
+	if err != nil || len(first) != o.Messages[0].Bytes || first[:2] != "0 " {
+		t.Fatalf("text %q, %v", first, err)
+	}
+
+	// The same log, its texts changed in place (same size and seqs).
+	old, _ := os.ReadFile(path)
+	next := bytes.ReplaceAll(old, []byte("opqrs"), []byte("OPQRS"))
+	later := time.Now().Add(time.Hour)
+	if err := os.WriteFile(path, next, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(path, later, later)
+	_, err = o.Text(ctx, 1)
+	var le *LogError
+	if !errors.As(err, &le) || le.Path != path {
+		t.Fatalf("a text of a rewritten log: %v", err)
+	}
+
+	surf, err := s.ReadSurface(ctx, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o2, err := s.ReadOutline(ctx, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range surf.Events {
+		text, err := o2.Text(ctx, i)
+		if err != nil || text != e.Content[0].Text {
+			t.Fatalf("message %d: outline %q (%v), surface %q", i, text, err, e.Content[0].Text)
+		}
+	}
+	if got := surf.Events[16].Content[0].Text; !strings.Contains(got, "OPQRS") {
+		t.Fatalf("the surface did not read the new log: %q", got)
+	}
+	r, err := sessionref.NewResolver(s, sessionref.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Prepare(ctx, sessionref.Target{ID: "x"}, nil, []sessionref.Reference{{SessionID: "w"}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSegmentFind: an event is found by seq across chunks of any fill,
+// as two joined halves leave them; seqs between, before and after are
+// not.
+func TestSegmentFind(t *testing.T) {
+	var s segment
+	for seq := int64(0); seq < 3*chunkLen; seq += 2 {
+		s.push(event{seq: seq})
+	}
+	half := segmentOf([]event{{seq: 6 * chunkLen}, {seq: 6*chunkLen + 1}}, 6*chunkLen+2, 0)
+	s.chunks = append(s.clipped().chunks, half.chunks...)
+	s.n += half.n
+	for seq := int64(-1); seq < 6*chunkLen+3; seq++ {
+		e := s.find(seq)
+		want := seq >= 0 && (seq < 3*chunkLen && seq%2 == 0 || seq == 6*chunkLen || seq == 6*chunkLen+1)
+		if (e != nil) != want || e != nil && e.seq != seq {
+			t.Fatalf("find(%d) = %v, want found=%v", seq, e, want)
+		}
+	}
+}
