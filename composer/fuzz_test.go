@@ -32,6 +32,7 @@ var fuzzKeys = []tea.KeyPressMsg{
 func FuzzEditing(f *testing.F) {
 	f.Add([]byte{2, 0, 2, 1, 25, 3, 2, 6, 9, 1, 40, 17}, uint8(20))
 	f.Add([]byte("\x02\x09\x0a\x0b\x16\x05\x14\x15\x07\x30\x31\x32"), uint8(7))
+	f.Add([]byte{2, 0, 44, 255, 2, 1, 45, 40, 3}, uint8(30)) // huge pastes, then typing
 	cands := []sessionref.Candidate{{SessionID: "s-a", Label: "Alpha 1️⃣ 界"}, {SessionID: "s-b", Label: "e\u0301 beta"}}
 	src := picker.SourceFunc(func(ctx context.Context, q string) ([]sessionref.Candidate, error) {
 		var out []sessionref.Candidate
@@ -64,6 +65,16 @@ func FuzzEditing(f *testing.F) {
 			case op < 44 && i+1 < len(ops):
 				i++
 				apply(tea.MouseClickMsg{X: int(ops[i]) % 30, Y: 18 + int(ops[i])%5, Button: tea.MouseLeft})
+			case op < 48 && i+1 < len(ops):
+				// A paste of up to 255 KiB on one line, past the draft's
+				// cap: the draft keeps at most MaxDraftBytes of it (a
+				// mention counts its label, as shown).
+				i++
+				r := fuzzRunes[int(ops[i])%len(fuzzRunes)]
+				apply(tea.PasteMsg{Content: strings.Repeat(r, int(ops[i])*1024/len(r)+1)})
+				if n := m.draftBytes(); n > MaxDraftBytes {
+					t.Fatalf("a paste left a draft of %d bytes, over %d", n, MaxDraftBytes)
+				}
 			case len(late) > 0:
 				msg := late[0]
 				late = late[1:]
