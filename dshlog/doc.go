@@ -28,8 +28,9 @@
 // those lines are decoded, so the title is the one a decoder of every
 // line finds; the result is cached per file and extended as the file
 // grows. A title record longer than 1 MiB is not read: the session's
-// title is then an ErrTooLarge error, not an earlier title. Reading a surface decodes each record's envelope and
-// only the data the fold, the closers and the surface need.
+// title is then an ErrTooLarge error, not an earlier title. Reading a
+// surface decodes each record's envelope and only the data the fold, the
+// closers and the surface need.
 //
 // Files are hostile: only regular files are opened, without blocking
 // (a session read by id whose log is a FIFO, socket, device, directory
@@ -82,31 +83,52 @@
 // # Memory
 //
 // What a store holds is a budget of its options, not a consequence of
-// what it reads. With E the events a log keeps (its surface messages and
-// its turn, step and tool-call events; streamed chunks are only counted),
-// M its surface messages and T their text:
+// what it reads, and no read holds a log's text unless it returns it.
+// With E the events a log keeps (its surface messages and its turn,
+// step and tool-call events; streamed chunks are only counted), M its
+// surface messages and T their text:
 //
-//   - a parse holds 80 bytes an event kept, plus each message's text; a
-//     message of the common shape (one text block, a source with only its
-//     kind) is kept as its text alone, any other as decoded: E×80 + T,
-//     and a few hundred bytes more for each message of another shape;
+//   - a parse holds 80 bytes an event kept, in chunks of 4096 (growing
+//     never copies them). A message of the common shape (one text block,
+//     a source with only its kind) is decoded without building it; in a
+//     raw log it is kept as the place of its line in the file, and its
+//     text is read back only when asked for (the file is checked to be
+//     the one parsed; a log that changed is read again); in a zstd log,
+//     whose decoded stream cannot be read at an offset, as its text. Any
+//     other message is kept decoded. So a raw log's parse holds E×80, a
+//     zstd log's E×80 + T, and a few hundred bytes more for each message
+//     of an uncommon shape;
+//   - folding it adds 20 bytes a message (the surface as a linked list,
+//     each seq's node in a slice when the log's seqs are at most 8 times
+//     its messages, a map otherwise): M×20 + (seqs×4 or M×40);
 //   - while it decodes, a read holds besides one record being read (at
 //     most 16 MiB, a longer one is ErrTooLarge), up to 4 MiB of a zstd
 //     frame's text (a bigger frame is decoded a piece at a time, never
-//     held whole: frameFlush) and a zstd log's compressed bytes;
-//   - the surface ReadSurface returns adds about 150 bytes a message
-//     (M×150); its text is the parse's when the parse is too big for the
-//     cache and so is this read's alone, a copy otherwise (at most
-//     CacheBytes of them are cached);
-//   - reads decode at most ReadBytes ([WithReadBytes], 256 MiB) of logs
-//     at once, counted as a raw log's size or a zstd log's compressed
-//     size plus what its frames declare (its cap when they do not), and a
-//     log over that alone.
+//     held whole: frameFlush) and a zstd log's compressed bytes; reading
+//     text back holds 1 MiB of the file (or the record) at a time;
+//   - ReadSurface returns every message: about 150 bytes each plus its
+//     text (M×150 + T). [Store.ReadOutline], which Prepare uses, returns
+//     24 bytes a projected message and reads back only the text a
+//     snapshot keeps (Config.MaxReferenceBytes, plus the newest message
+//     and the checkpoints, each at most a record); [Store.WalkSurface],
+//     which the full-text index uses, holds one message at a time;
+//   - at most CacheBytes ([WithCacheBytes], 64 MiB) of parses are kept
+//     between reads, and reads decode at most ReadBytes ([WithReadBytes],
+//     256 MiB) of logs at once, counted as a raw log's size or a zstd
+//     log's compressed size plus what its frames declare (its cap when
+//     they do not), and a log over that alone.
 //
-// So reads at once hold at most about CacheBytes + Σ (E×80 + T + M×150)
-// over the logs being decoded, and those logs' decoded sizes sum to at
-// most max(ReadBytes, one log's cap); a garbage-collected heap needs up
-// to twice its live size. For a log of 1,000,000 small messages (256 MB)
-// that is about 230 MB live; titles and headers are streamed and keep a
-// few hundred bytes a log.
+// So a Prepare of a raw log holds about E×80 + M×60 + what the snapshot
+// keeps + 17 MiB, and an index's read of it E×80 + M×36 + what the index
+// keeps: no byte of text beyond what is kept. Since a log is at most
+// MaxLogBytes ([WithMaxLogBytes], 256 MiB) and every kept event takes a
+// line of at least 48 bytes, E ≤ MaxLogBytes/48: the parse of any log
+// within the cap is at most 1.7 × MaxLogBytes (a log of nothing but
+// empty step events), and a log of ordinary messages (a few hundred
+// bytes a line) costs a quarter to a half of its size on disk. A
+// garbage-collected heap needs up to twice its live size. Measured
+// (scripts/bench-hostile): a raw log of 1,000,000 small messages (253
+// MB): Prepare peaks at 149 MB, a Sync of it at 145 MB, ReadSurface at
+// 322 MB (it returns 1,000,000 messages). Titles and headers are
+// streamed and keep a few hundred bytes a log.
 package dshlog
