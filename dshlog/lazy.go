@@ -35,22 +35,37 @@ func (s *Store) lines(p *parsed, window int) (*lineReader, error) {
 	return &lineReader{p: p, f: f, window: window}, nil
 }
 
-// text returns the text of e, a lazy message of r's parse, decoded from
-// its line as the parse decoded it.
-func (r *lineReader) text(e *event) (string, error) {
+// message returns e, a lazy message of r's parse, decoded again from its
+// line as the parse decoded it. errChanged: the line is not the message
+// the parse saw there.
+func (r *lineReader) message(e *event) (sessionref.Event, error) {
 	line, err := r.line(e.at, int(e.n))
 	if err != nil {
-		return "", err
+		return sessionref.Event{}, err
 	}
 	rec, _, err := decodeRecord(&r.jp, line)
 	if err != nil {
-		return "", errChanged
+		return sessionref.Event{}, errChanged
 	}
 	ev, err := r.p.decodeEvent(rec, int(e.line), true)
-	if err != nil || !ev.short || ev.seq != e.seq || len(ev.text) != int(e.tlen) {
-		return "", errChanged
+	if err != nil || ev.seq != e.seq || ev.typ != e.typ || !ev.isMessage() || ev.short != e.short {
+		return sessionref.Event{}, errChanged
 	}
-	return ev.text, nil
+	if o, ok := ev.outline(); ev.short && ev.tlen != e.tlen || !ev.short && (ok && int32(o.Bytes) != e.tlen || !ok && e.tlen >= 0) {
+		return sessionref.Event{}, errChanged
+	}
+	m, _ := ev.message()
+	return m, nil
+}
+
+// text returns the projected text of e, a lazy message of r's parse: its
+// text blocks joined.
+func (r *lineReader) text(e *event) (string, error) {
+	m, err := r.message(e)
+	if err != nil {
+		return "", err
+	}
+	return joined(&m), nil
 }
 
 // line returns the n bytes at offset at, valid until the next call.

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -92,4 +95,86 @@ func TestSegmentFind(t *testing.T) {
 			t.Fatalf("find(%d) = %v, want found=%v", seq, e, want)
 		}
 	}
+}
+
+// TestLazyMatchesDecoded: a raw log, whose messages are read back from
+// the file, gives the surface, the outline and the texts that the same
+// log compressed with zstd gives, whose messages are kept decoded — for
+// the fixtures and, when it is here, every log of the corpus: tool
+// results, tool calls, checkpoints, legacy rows, interrupted messages.
+func TestLazyMatchesDecoded(t *testing.T) {
+	logs, _ := filepath.Glob(filepath.Join(fixtures, "*.jsonl"))
+	if dir := os.Getenv("MENTIONS_DSHLOG_CORPUS"); dir != "" {
+		more, _ := filepath.Glob(filepath.Join(corpusDir(t), "*.jsonl"))
+		logs = append(logs, more...)
+	}
+	compared := 0
+	for _, path := range logs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		raw, zst := filepath.Join(dir, RawName), filepath.Join(dir, RawName+".zstd")
+		os.WriteFile(raw, data, 0o644)
+		os.WriteFile(zst, oneShotFrame(data), 0o644)
+		a, errA := readAllWays(t, raw)
+		b, errB := readAllWays(t, zst)
+		if errA != nil || errB != nil {
+			continue // a log a torn line ends reads otherwise inside a zstd frame
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("%s: read from the file and decoded differ:\nraw  %+v\nzstd %+v", filepath.Base(path), a, b)
+		}
+		compared++
+	}
+	t.Logf("%d of %d logs compared", compared, len(logs))
+	if compared < 5 {
+		t.Fatalf("only %d logs compared", compared)
+	}
+}
+
+// allWays is what a store gives of one log, every way it reads it.
+type allWays struct {
+	Surface  sessionref.Surface
+	Messages []sessionref.OutlineMessage
+	Texts    []string
+	Walked   []sessionref.Event
+}
+
+func readAllWays(t *testing.T, path string) (allWays, error) {
+	t.Helper()
+	s, err := OpenFile(path)
+	if err != nil {
+		return allWays{}, err
+	}
+	ctx := context.Background()
+	infos, err := s.Sessions(ctx)
+	if err != nil || len(infos) != 1 {
+		return allWays{}, fmt.Errorf("%d sessions, %v", len(infos), err)
+	}
+	id := infos[0].Header.ID
+	var out allWays
+	if out.Surface, err = s.ReadSurface(ctx, id); err != nil {
+		return allWays{}, err
+	}
+	o, err := s.ReadOutline(ctx, id)
+	if err != nil {
+		t.Fatalf("%s: the surface reads, the outline fails: %v", path, err)
+	}
+	out.Messages = o.Messages
+	for i := range o.Messages {
+		text, err := o.Text(ctx, i)
+		if err != nil {
+			t.Fatalf("%s: message %d: %v", path, i, err)
+		}
+		out.Texts = append(out.Texts, text)
+	}
+	if _, err := s.WalkSurface(ctx, id, func(e *sessionref.Event) bool {
+		out.Walked = append(out.Walked, e.Clone())
+		return true
+	}); err != nil {
+		t.Fatalf("%s: the surface reads, the walk fails: %v", path, err)
+	}
+	return out, nil
 }

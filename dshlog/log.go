@@ -39,27 +39,33 @@ func isSurface(t string) bool {
 }
 
 // event is one decoded log event, kept as small as what the fold, the
-// crash-repair closers and the surface need: 80 bytes for any event but
-// a message of an uncommon shape. A message of the common shape (one
-// text block, a source with only its kind) is kept as its kind and its
-// text — in a raw log, as the place of its line in the file (at, n),
-// read back only when its text is asked for (lazy); in a zstd log, whose
-// decoded stream cannot be read at an offset, as the text itself. Any
-// other message is kept decoded (msg).
+// crash-repair closers and the surface need: 80 bytes, and for a message
+// of a zstd log its text or its decoded form. In a raw log every message
+// is kept as the place of its line in the file (at, n: lazy) with how a
+// snapshot sees it (tlen, kind), and its text or content is decoded
+// again from the file only when asked for. In a zstd log, whose decoded
+// stream cannot be read at an offset, a message of the common shape (one
+// text block, a source with only its kind) is kept as its kind and text
+// (short), any other decoded (msg).
 type event struct {
-	seq         int64
-	typ         string // "" for an ignorable event of an unknown type
-	line        int32
-	tlen        int32 // of a short message: its text's length
+	seq  int64
+	typ  string // "" for an ignorable event of an unknown type
+	line int32
+	// tlen is, for a short message, its text's length; for a lazy one
+	// that is not short, the length of its projected text
+	// (sessionref.OutlineMessage.Bytes), -1 when a snapshot leaves it out.
+	tlen        int32
 	at          int64 // of a lazy message: its line's offset in the file
 	n           int32 // of a lazy message: its line's length, without "\n"
-	short       bool  // a surface message kept as text (or its place) and kind
-	lazy        bool  // a short message whose text is in the file, not here
+	short       bool  // a message of the common shape, kept as kind and text (or its place)
+	lazy        bool  // a raw log's message, kept as its place in the file
 	interrupted bool  // of a short message
-	kind        uint8 // of a short message: an index in shortKinds
-	msg         *sessionref.Event
-	text        string      // of a short message that is not lazy
-	x           *eventExtra // nil when it has none of these
+	// kind is, for a short message, an index in shortKinds; for a lazy
+	// one that is not short, 1 when it is a compaction checkpoint.
+	kind uint8
+	msg  *sessionref.Event // a decoded message (zstd, uncommon shape)
+	text string            // of a short message that is not lazy
+	x    *eventExtra       // nil when it has none of these
 }
 
 // eventExtra is what few events carry: a replace op, sources, tool call
@@ -93,7 +99,25 @@ func (e *event) setExtra() *eventExtra {
 var shortKinds = [...]string{sessionref.SourceUser, sessionref.SourceModel, sessionref.SourceTool}
 
 // isMessage reports whether the event is a surface message.
-func (e *event) isMessage() bool { return e.short || e.msg != nil }
+func (e *event) isMessage() bool { return e.short || e.lazy || e.msg != nil }
+
+// setLazy keeps a raw log's message as the place of its line, at and n:
+// its text, or its decoded content, is read back when asked for (see
+// lineReader); what a snapshot needs to know of it stays.
+func (e *event) setLazy(at int64, n int) {
+	if !e.short {
+		o, ok := sessionref.OutlineOf(e.msg)
+		e.tlen, e.kind = -1, 0
+		if ok {
+			e.tlen = int32(o.Bytes)
+		}
+		if o.Checkpoint {
+			e.kind = 1
+		}
+		e.msg = nil
+	}
+	e.lazy, e.at, e.n, e.text = true, at, int32(n), ""
+}
 
 // shorten keeps a decoded message of the common shape as its text and
 // source kind alone.
@@ -114,27 +138,29 @@ func (e *event) shorten() {
 
 // message returns the event's message as a new value the caller may
 // keep: a short one rebuilt, a decoded one as it is (shared: the caller
-// clones it when the parse is shared). A lazy message's text is read
-// back by the caller (see lineReader) and passed as text; for any other
-// event text is ignored.
-func (e *event) message(text string) (m sessionref.Event, shared bool) {
+// clones it when the parse is shared). A lazy message is read back from
+// the file instead (lineReader.message).
+func (e *event) message() (m sessionref.Event, shared bool) {
 	if !e.short {
 		return *e.msg, true
 	}
-	if !e.lazy {
-		text = e.text
-	}
 	seq := e.seq
 	return sessionref.Event{Seq: &seq, Type: e.typ, Source: sessionref.Source{Kind: shortKinds[e.kind]},
-		Content: []sessionref.Block{{Type: sessionref.BlockText, Text: text}}, Interrupted: e.interrupted}, false
+		Content: []sessionref.Block{{Type: sessionref.BlockText, Text: e.text}}, Interrupted: e.interrupted}, false
 }
 
 // outline is how a snapshot sees the message (sessionref.OutlineOf).
 func (e *event) outline() (sessionref.OutlineMessage, bool) {
-	if !e.short {
-		return sessionref.OutlineOf(e.msg)
+	switch {
+	case e.short:
+		return sessionref.OutlineOfText(e.typ, sessionref.Source{Kind: shortKinds[e.kind]}, int(e.tlen))
+	case e.lazy:
+		if e.tlen < 0 {
+			return sessionref.OutlineMessage{}, false
+		}
+		return sessionref.OutlineMessage{Assistant: e.typ == sessionref.EventAssistantMessage, Checkpoint: e.kind == 1, Bytes: int(e.tlen)}, true
 	}
-	return sessionref.OutlineOfText(e.typ, sessionref.Source{Kind: shortKinds[e.kind]}, int(e.tlen))
+	return sessionref.OutlineOf(e.msg)
 }
 
 // eventCost is what an event costs in memory beyond its message, for the
@@ -698,8 +724,8 @@ func (p *parsed) add(r record, n int, seg *segment, at int64, lineLen int) error
 	if err != nil {
 		return err
 	}
-	if ev.short && at >= 0 {
-		ev.lazy, ev.at, ev.n, ev.text = true, at, int32(lineLen), ""
+	if at >= 0 && ev.isMessage() {
+		ev.setLazy(at, lineLen)
 	}
 	seg.next++
 	seg.lastTime = r.time

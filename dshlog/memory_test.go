@@ -160,6 +160,77 @@ func TestOutlineHoldsNoText(t *testing.T) {
 	}
 }
 
+// TestToolOutputsNotHeld: a raw log whose bytes are mostly tool output
+// (as real histories are: files read, commands run) is folded, outlined
+// and walked holding none of that output; the outline holds the parse,
+// 80 bytes an event.
+func TestToolOutputsNotHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 40 MB log")
+	}
+	const calls, output = 10_000, 4000
+	dir := t.TempDir()
+	path := filepath.Join(dir, "--p--", "tools", RawName)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintln(w, `{"type":"session","version":0,"id":"tools","createdAt":1,"cwd":"/p","delegationDepth":0}`)
+	seq := 0
+	ev := func(typ, data, extra string) {
+		fmt.Fprintf(w, `{"type":%q,"seq":%d,"time":%d,"data":%s%s}`+"\n", typ, seq, seq, data, extra)
+		seq++
+	}
+	out := strings.Repeat("x", output)
+	for i := range calls {
+		call := fmt.Sprintf("c%d", i)
+		ev("turn/start", `{"turn":1}`, "")
+		ev("user/message", fmt.Sprintf(`{"content":[{"type":"text","text":"read file %d"}],"source":{"kind":"user"}}`, i), `,"surfaceOp":"append"`)
+		ev("assistant/message", fmt.Sprintf(`{"message":{"content":[{"type":"text","text":"reading"},{"type":"tool-call","id":%q,"name":"read","arguments":"{}"}],"source":{"kind":"model"}}}`, call), `,"surfaceOp":"append"`)
+		ev("tool/call", fmt.Sprintf(`{"callId":%q,"name":"read","arguments":"{}"}`, call), "")
+		ev("tool/result", fmt.Sprintf(`{"message":{"source":{"kind":"tool","callId":%q},"content":[{"type":"tool-result","toolCallId":%q,"content":[{"type":"text","text":%q}]}]}}`, call, call, out), `,"surfaceOp":"append"`)
+		ev("turn/end", `{"reason":{"kind":"completed"}}`, "")
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	s, err := Open(dir, WithCacheBytes(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ListSessions(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	before := heldBytes()
+	o, err := s.ReadOutline(context.Background(), "tools")
+	if err != nil || len(o.Messages) != 2*calls {
+		t.Fatalf("%d projected messages, %v", len(o.Messages), err)
+	}
+	held := int64(heldBytes()) - int64(before)
+	outputs := int64(calls * output)
+	bound := int64(6*calls)*eventCost + int64(3*calls)*(24+32) + int64(calls)*64 + 4<<20 // the tool-call ids
+	t.Logf("%d MiB of tool output: the outline holds %d MiB, bound %d MiB", outputs>>20, held>>20, bound>>20)
+	if held > bound || held > outputs/4 {
+		t.Fatalf("an outline holds %d bytes (bound %d, tool output %d)", held, bound, outputs)
+	}
+	runtime.KeepAlive(o)
+	n := 0
+	if _, err := s.WalkSurface(context.Background(), "tools", func(e *sessionref.Event) bool {
+		if e.Type == sessionref.EventToolResult {
+			if got := string(e.Content[0].Fields["content"]); !strings.Contains(got, out) {
+				t.Fatalf("tool result %d read back as %.80q", n, got)
+			}
+			n++
+		}
+		return true
+	}); err != nil || n != calls {
+		t.Fatalf("%d tool results walked, %v", n, err)
+	}
+}
+
 // surfaceOnly hides a store's outline, so Prepare reads its surface.
 type surfaceOnly struct{ *Store }
 

@@ -354,8 +354,7 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 		// messages are handed over, not copied, so a log bigger than the
 		// cache costs its decoded messages once, not twice.
 		private := f.p.cost > s.cacheBytes && !f.p.inherited
-		return f.each(ctx, s, rawChunk, func(i int, e *event, text string) bool {
-			m, shared := e.message(text)
+		return f.each(ctx, s, rawChunk, func(i int, m sessionref.Event, shared bool) bool {
 			if shared && !private {
 				m = m.Clone()
 			}
@@ -381,8 +380,7 @@ func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionre
 	if err != nil {
 		return nil, err
 	}
-	err = f.each(ctx, s, rawChunk, func(_ int, e *event, text string) bool {
-		m, _ := e.message(text)
+	err = f.each(ctx, s, rawChunk, func(_ int, m sessionref.Event, _ bool) bool {
 		return fn(&m)
 	})
 	if err != nil {
@@ -420,10 +418,11 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 	out.Text = func(ctx context.Context, i int) (string, error) {
 		e := f.v.at(seqs[i])
 		switch {
-		case !e.short:
-			return joined(e.msg), nil
-		case !e.lazy:
+		case e.lazy:
+		case e.short:
 			return e.text, nil
+		default:
+			return joined(e.msg), nil
 		}
 		r, err := s.lines(f.p, 0)
 		if err != nil {
@@ -472,10 +471,11 @@ func (s *Store) folded(ctx context.Context, id string) (folded, error) {
 	return f, nil
 }
 
-// each passes the surface's events to fn in order, with each lazy
-// message's text read back from the file (window bytes at a time), until
-// fn returns false. errChanged: the file is no longer the one parsed.
-func (f folded) each(ctx context.Context, s *Store, window int, fn func(i int, e *event, text string) bool) error {
+// each passes the surface's messages to fn in order, each lazy one read
+// back from the file (window bytes at a time), until fn returns false;
+// shared marks a message that is the parse's own. errChanged: the file
+// is no longer the one parsed.
+func (f folded) each(ctx context.Context, s *Store, window int, fn func(i int, m sessionref.Event, shared bool) bool) error {
 	var r *lineReader
 	for i, seq := range f.nodes {
 		if i&1023 == 1023 && ctx.Err() != nil {
@@ -485,7 +485,8 @@ func (f folded) each(ctx context.Context, s *Store, window int, fn func(i int, e
 			return ctx.Err()
 		}
 		e := f.v.at(seq)
-		var text string
+		var m sessionref.Event
+		shared := false
 		if e.lazy {
 			var err error
 			if r == nil {
@@ -493,12 +494,14 @@ func (f folded) each(ctx context.Context, s *Store, window int, fn func(i int, e
 					return err
 				}
 			}
-			if text, err = r.text(e); err != nil {
+			if m, err = r.message(e); err != nil {
 				r.f.Close()
 				return err
 			}
+		} else {
+			m, shared = e.message()
 		}
-		if !fn(i, e, text) {
+		if !fn(i, m, shared) {
 			break
 		}
 	}
