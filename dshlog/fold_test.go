@@ -192,3 +192,17 @@ func BenchmarkReadHostile(b *testing.B) {
 		})
 	}
 }
+
+// closers is the crash-repair closers of whole lists of events, as a
+// parse computes them while it adds them.
+func closers(parts ...segment) segment {
+	var t turnState
+	lastSeq, lastTime := int64(-1), int64(0)
+	for _, seg := range parts {
+		if seg.next-1 > lastSeq {
+			lastSeq, lastTime = seg.next-1, seg.lastTime
+		}
+		seg.each(t.apply)
+	}
+	return t.closers(lastSeq, lastTime)
+}

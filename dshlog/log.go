@@ -318,7 +318,7 @@ func (p *parsed) finish(fd feeder, tail []byte) error {
 			p.decodeLines(fd, rest, -1, &p.events, false)
 		}
 	}
-	p.tail = segment{next: p.events.next}
+	p.tail = segment{next: p.events.next, turns: turnState{partial: true}}
 	if p.err == nil && !p.stopped && len(tail) > 0 {
 		// The torn frame's lines are read but not committed: whatever they
 		// hold (a defect included) may still change as the writer goes on.
@@ -329,7 +329,7 @@ func (p *parsed) finish(fd feeder, tail []byte) error {
 	if err := fd.stop(); err != nil {
 		return err
 	}
-	p.closers = closers(p.events, p.tail)
+	p.closers = closersOf(p.events, p.tail)
 	p.cost = int64(p.events.n+p.tail.n) * eventCost
 	for _, seg := range []segment{p.events, p.tail} {
 		seg.each(func(e *event) { p.cost += msgCost(e.msg) + int64(len(e.text)) })
@@ -506,7 +506,7 @@ func (p *parsed) rawHalves(fd feeder, r io.ReaderAt, from, to int64, end *int64)
 // returns false.
 func (p *parsed) joinHalves(fd feeder, start int64, decodeFirst func(), decodeSecond func(q *parsed, second *segment)) bool {
 	q := &parsed{path: p.path, zstd: p.zstd} // its lines are numbered from 1 and shifted when joined
-	second := segment{next: start}
+	second := segment{next: start, turns: turnState{partial: true}}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -523,6 +523,7 @@ func (p *parsed) joinHalves(fd feeder, start int64, decodeFirst func(), decodeSe
 	p.events.chunks = append(p.events.chunks, second.chunks...)
 	p.events.n += second.n
 	p.events.next, p.events.lastTime = second.next, second.lastTime
+	p.events.turns.join(&second.turns)
 	p.line += q.line
 	return true
 }
@@ -729,20 +730,11 @@ func (p *parsed) add(r record, n int, seg *segment, at int64, lineLen int) error
 	}
 	seg.next++
 	seg.lastTime = r.time
-	if kept(ev.typ) {
+	seg.turns.apply(&ev)
+	if ev.isMessage() {
 		seg.push(ev)
 	}
 	return nil
-}
-
-// kept reports the event types the fold and the closers need.
-func kept(t string) bool {
-	switch t {
-	case sessionref.EventUserMessage, sessionref.EventAssistantMessage, sessionref.EventToolResult,
-		"turn/start", "turn/end", "step/start", "step/end", "tool/call":
-		return true
-	}
-	return false
 }
 
 // packedSpan is the sum of a packed row's time gaps (checked already).

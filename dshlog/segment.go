@@ -5,8 +5,9 @@ import (
 	"slices"
 )
 
-// segment is a run of decoded events: those kept, in seq order, and the
-// count and last time of all of them. The kept events are held in chunks
+// segment is a run of decoded events: the messages, in seq order; the
+// count and last time of all events; and what the crash-repair closers
+// need of them (turns), so no other event is kept. The kept events are held in chunks
 // of chunkLen, so a growing segment never copies what it holds (a slice
 // grown by append holds the old array and the new one at once, and two
 // halves joined would be copied again).
@@ -15,6 +16,7 @@ type segment struct {
 	n        int   // kept events
 	next     int64 // the seq after the last event (events decoded, from 0)
 	lastTime int64 // the time of the last event
+	turns    turnState
 }
 
 // chunkLen is how many events a chunk holds (320 KiB).
@@ -67,9 +69,10 @@ func (s segment) find(seq int64) *event {
 	return &c[i]
 }
 
-// clipped is the segment with its chunks clipped, so appending to it
-// never writes into an array a cached parse shares.
+// clipped is the segment with its chunks clipped and its turn state
+// copied, so adding to it never writes into what a cached parse shares.
 func (s segment) clipped() segment {
+	s.turns = s.turns.clone()
 	s.chunks = slices.Clone(s.chunks) // a chunk's header is changed below: not in the shared array
 	if k := len(s.chunks); k > 0 {
 		s.chunks[k-1] = slices.Clip(s.chunks[k-1])

@@ -1,0 +1,162 @@
+package dshlog
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// turnState is what the crash-repair closers need of a segment's events,
+// kept as the events are added so that the events themselves need not
+// be: whether a turn and a step are open, the calls pending in the order
+// they opened, and the seq each call was logged at. It is linear in the
+// events: pending calls are kept in order with an index by id, and a
+// result only marks its call closed.
+type turnState struct {
+	// partial marks a segment that starts after events it has not seen
+	// (the second half of a parse, a torn frame's lines) and has had no
+	// turn/end yet — after one, nothing before matters. Until then its
+	// events are kept in prefix, to be applied after what comes before.
+	partial bool
+	prefix  []event
+
+	turnOpen, stepOpen bool
+	order              []string         // pending call ids in the order they opened ("" once closed)
+	pending            map[string]int   // id → its index in order, while pending
+	callSeq            map[string]int64 // id → the seq of its tool/call
+}
+
+// apply takes the next event in seq order.
+func (t *turnState) apply(e *event) {
+	if t.partial {
+		if e.typ != "turn/end" {
+			if affectsTurns(e) {
+				t.prefix = append(t.prefix, *e)
+			}
+			return
+		}
+		t.partial, t.prefix = false, nil
+	}
+	switch e.typ {
+	case "turn/start":
+		t.turnOpen = true
+	case "turn/end":
+		t.turnOpen, t.stepOpen = false, false
+		t.reset()
+	case "step/start":
+		t.stepOpen = true
+	case "step/end":
+		t.stepOpen = false
+		t.reset()
+	case sessionref.EventAssistantMessage:
+		for _, id := range e.extra().toolCalls {
+			if _, ok := t.pending[id]; !ok {
+				if t.pending == nil {
+					t.pending = map[string]int{}
+				}
+				t.pending[id] = len(t.order)
+				t.order = append(t.order, id)
+			}
+		}
+	case "tool/call":
+		if t.callSeq == nil {
+			t.callSeq = map[string]int64{}
+		}
+		t.callSeq[e.extra().callID] = e.seq
+	case sessionref.EventToolResult:
+		if at, ok := t.pending[e.extra().callID]; ok {
+			t.order[at] = "" // closed; a later call with this id opens anew
+			delete(t.pending, e.extra().callID)
+		}
+	}
+}
+
+// affectsTurns reports whether apply looks at e.
+func affectsTurns(e *event) bool {
+	switch e.typ {
+	case "turn/start", "turn/end", "step/start", "step/end", "tool/call", sessionref.EventToolResult:
+		return true
+	case sessionref.EventAssistantMessage:
+		return len(e.extra().toolCalls) > 0
+	}
+	return false
+}
+
+func (t *turnState) reset() {
+	t.order = t.order[:0]
+	clear(t.pending)
+	clear(t.callSeq)
+}
+
+// clone is a copy sharing nothing that apply changes.
+func (t turnState) clone() turnState {
+	t.prefix = slices.Clone(t.prefix)
+	t.order = slices.Clone(t.order)
+	t.pending = maps.Clone(t.pending)
+	t.callSeq = maps.Clone(t.callSeq)
+	return t
+}
+
+// join takes the state of the segment that follows: its own when it had a
+// turn/end, else its events applied after t's.
+func (t *turnState) join(next *turnState) {
+	if !next.partial {
+		*t = *next
+		return
+	}
+	for i := range next.prefix {
+		t.apply(&next.prefix[i])
+	}
+}
+
+// closers returns the events the reference appends, in memory only, to a
+// log whose last turn is still open: a tool result for every pending
+// call, then step/end if a step is open, then turn/end (interrupted),
+// from seq lastSeq+1 at time lastTime. They are marked Synthetic: a log
+// open on disk usually belongs to a live session.
+func (t *turnState) closers(lastSeq, lastTime int64) segment {
+	if !t.turnOpen || lastSeq < 0 {
+		return segment{next: lastSeq + 1, lastTime: lastTime}
+	}
+	next, at := lastSeq+1, lastTime
+	var out []event
+	for i, id := range t.order {
+		if idx, ok := t.pending[id]; !ok || idx != i {
+			continue // closed
+		}
+		c := notStarted
+		var sources []int64
+		if s, ok := t.callSeq[id]; ok {
+			c, sources = outcomeUnknown, []int64{s}
+		}
+		seq := next
+		idJSON, _ := json.Marshal(id)
+		msg := &sessionref.Event{Seq: &seq, Type: sessionref.EventToolResult, Synthetic: true,
+			Source: sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": idJSON}},
+			Content: []sessionref.Block{{Type: "tool-result", Fields: map[string]json.RawMessage{
+				"toolCallId": idJSON, "content": c.content, "isError": json.RawMessage("true"), "error": c.err}}}}
+		out = append(out, event{seq: seq, typ: sessionref.EventToolResult, msg: msg, x: &eventExtra{sources: sources, callID: id}})
+		next++
+	}
+	if t.stepOpen {
+		out = append(out, event{seq: next, typ: "step/end"})
+		next++
+	}
+	out = append(out, event{seq: next, typ: "turn/end"})
+	return segmentOf(out, next+1, at)
+}
+
+// closersOf is the closers of a parse: its committed events, then the
+// lines of a torn frame, which may still change and so never change the
+// committed state.
+func closersOf(events, tail segment) segment {
+	t := events.turns.clone()
+	t.join(&tail.turns)
+	lastSeq, lastTime := events.next-1, events.lastTime
+	if tail.next-1 > lastSeq {
+		lastSeq, lastTime = tail.next-1, tail.lastTime
+	}
+	return t.closers(lastSeq, lastTime)
+}
