@@ -8,31 +8,51 @@ import (
 	"github.com/valyala/fastjson"
 )
 
-// lineReader reads a raw log's lines back, for the text of the messages
-// a parse keeps as their place in the file (lazy events). It reads only
-// the file the parse was decoded from: a file whose key changed since is
-// errChanged, and the caller reads the log again.
+// lineReader reads a raw log's lines back, for the messages a parse
+// keeps as their place in the file (lazy events). It reads only the file
+// the parse was decoded from, or that file grown by an append (the test
+// a parse uses to decode only what was appended: the bytes it saw are
+// where they were); anything else is errChanged, and the caller reads
+// the log again.
 type lineReader struct {
+	s      *Store
 	p      *parsed
-	f      *os.File
-	window int    // bytes read at once: ahead of a sequential reader, 0 for one line
-	buf    []byte // the file from offset from
+	f      *os.File // nil: the file is opened for each read that misses the window
+	window int      // bytes read at once (at least the line)
+	back   bool     // the window ends at the line read (a reader going to older lines)
+	buf    []byte   // the file from offset from
 	from   int64
 	jp     fastjson.Parser
 }
 
 // lines opens p's file to read its lines back, window bytes at a time
-// (0: a line at a time).
+// ahead of the line asked for.
 func (s *Store) lines(p *parsed, window int) (*lineReader, error) {
+	f, err := s.openParsed(p)
+	if err != nil {
+		return nil, err
+	}
+	return &lineReader{s: s, p: p, f: f, window: window}, nil
+}
+
+// openParsed opens p's file, which must still hold what p parsed.
+func (s *Store) openParsed(p *parsed) (*os.File, error) {
 	f, key, err := s.openLog(p.path)
 	if err != nil {
 		return nil, err
 	}
-	if key != p.key {
+	if !p.stillHolds(f, key) {
 		f.Close()
 		return nil, errChanged
 	}
-	return &lineReader{p: p, f: f, window: window}, nil
+	return f, nil
+}
+
+// stillHolds reports whether the open file f, whose key is now key,
+// still holds what p parsed: the same version, or the same file grown by
+// an append.
+func (p *parsed) stillHolds(f *os.File, key fileKey) bool {
+	return key == p.key || key.sameFile(p.key) && key.size > p.key.size && appendOnly(f, p.committed, p.mark, p.headSum)
 }
 
 // message returns e, a lazy message of r's parse, decoded again from its
@@ -74,26 +94,43 @@ func (r *lineReader) line(at int64, n int) ([]byte, error) {
 		return r.buf[at-r.from : at-r.from+int64(n)], nil
 	}
 	size := max(n, r.window)
+	start := at
+	if r.back {
+		start = max(0, at+int64(n)-int64(size))
+	}
 	if cap(r.buf) < size {
 		r.buf = make([]byte, size)
 	}
-	k, err := r.f.ReadAt(r.buf[:size], at)
-	if k < n {
-		if err == nil {
-			err = errChanged
+	f := r.f
+	if f == nil {
+		var err error
+		if f, err = r.s.openParsed(r.p); err != nil {
+			return nil, err
 		}
-		r.buf = r.buf[:0]
-		return nil, err
+		defer f.Close()
 	}
-	r.buf, r.from = r.buf[:k], at
-	return r.buf[:n], nil
+	k, _ := f.ReadAt(r.buf[:size], start)
+	if start+int64(k) < at+int64(n) {
+		r.buf = r.buf[:0]
+		return nil, errChanged // the parse saw these bytes: the file was cut
+	}
+	if r.f == nil { // the read is checked now: the file is closed after it
+		if fi, err := f.Stat(); err != nil || !r.p.stillHolds(f, fileKeyOf(fi)) {
+			r.buf = r.buf[:0]
+			return nil, errChanged
+		}
+	}
+	r.buf, r.from = r.buf[:k], start
+	return r.buf[at-start : at-start+int64(n)], nil
 }
 
-// close closes the file: errChanged when it changed while it was read,
-// so what was read from it may not be what the parse saw.
+// close closes the file: errChanged when it changed while it was read
+// (other than by an append), so what was read may not be what the parse
+// saw.
 func (r *lineReader) close() error {
 	defer r.f.Close()
-	if changed(r.f, r.p.key) {
+	fi, err := r.f.Stat()
+	if err != nil || !r.p.stillHolds(r.f, fileKeyOf(fi)) {
 		return errChanged
 	}
 	return nil

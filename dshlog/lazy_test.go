@@ -32,8 +32,12 @@ func TestLazyTextFollowsTheFile(t *testing.T) {
 	if err != nil || len(o.Messages) != 40 {
 		t.Fatalf("%d messages, %v", len(o.Messages), err)
 	}
-	first, err := o.Text(ctx, 0)
-	if err != nil || len(first) != o.Messages[0].Bytes || first[:2] != "0 " {
+	early, err := s.ReadOutline(ctx, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := early.Text(ctx, 0)
+	if err != nil || len(first) != early.Messages[0].Bytes || first[:2] != "0 " {
 		t.Fatalf("text %q, %v", first, err)
 	}
 
@@ -49,6 +53,11 @@ func TestLazyTextFollowsTheFile(t *testing.T) {
 	var le *LogError
 	if !errors.As(err, &le) || le.Path != path {
 		t.Fatalf("a text of a rewritten log: %v", err)
+	}
+	// What an outline read before the rewrite stays what it read: the
+	// outline is one version of the log.
+	if again, err := early.Text(ctx, 1); err != nil || !strings.Contains(again, "opqrs") {
+		t.Fatalf("an outline's text read before the rewrite: %q, %v", again, err)
 	}
 
 	surf, err := s.ReadSurface(ctx, "w")
@@ -177,4 +186,75 @@ func readAllWays(t *testing.T, path string) (allWays, error) {
 		t.Fatalf("%s: the surface reads, the walk fails: %v", path, err)
 	}
 	return out, nil
+}
+
+// TestLazyReadsOfALiveLog: a session still being written to (a line
+// appended every few reads) reads without error: an append leaves the
+// bytes a parse saw where they were, so its messages are read back from
+// the grown file; an outline taken before the appends still gives its
+// texts.
+func TestLazyReadsOfALiveLog(t *testing.T) {
+	dir := t.TempDir()
+	path, _ := writeMessages(t, dir, "live", 3000, 60)
+	s, err := Open(dir, WithCacheBytes(1<<30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	o, err := s.ReadOutline(ctx, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	seq := 3000 + 3000/10*2 // writeMessages: a turn/start and a turn/end every ten messages
+	for round := range 20 {
+		fmt.Fprintf(f, `{"type":"user/message","seq":%d,"time":%d,"data":{"content":[{"type":"text","text":"more %d"}],"source":{"kind":"user"}},"surfaceOp":"append"}`+"\n", seq, seq, round)
+		seq++
+		if _, err := o.Text(ctx, len(o.Messages)-1-round); err != nil {
+			t.Fatalf("round %d: an outline's text after an append: %v", round, err)
+		}
+		surf, err := s.ReadSurface(ctx, "live")
+		if err != nil || len(surf.Events) != 3000+round+1 {
+			t.Fatalf("round %d: %d events, %v", round, len(surf.Events), err)
+		}
+		if _, err := s.WalkSurface(ctx, "live", func(*sessionref.Event) bool { return true }); err != nil {
+			t.Fatalf("round %d: walk: %v", round, err)
+		}
+	}
+}
+
+// TestLazyReadOfACutFile: a file cut shorter than what a parse saw is a
+// change, never an EOF: a line the parse read is not there any more.
+func TestLazyReadOfACutFile(t *testing.T) {
+	dir := t.TempDir()
+	path, size := writeMessages(t, dir, "cut", 200, 60)
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.loadID(context.Background(), "cut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.lines(p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.f.Close()
+	if err := os.Truncate(path, size/2); err != nil {
+		t.Fatal(err)
+	}
+	var last *event
+	p.events.each(func(e *event) { last = e })
+	if _, err := r.message(last); !errors.Is(err, errChanged) {
+		t.Fatalf("a line past the end of a cut file: %v", err)
+	}
+	// ReadSurface reads the cut log again (its torn last line dropped).
+	if _, err := s.ReadSurface(context.Background(), "cut"); err != nil {
+		t.Fatal(err)
+	}
 }

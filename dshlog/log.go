@@ -732,6 +732,9 @@ func (p *parsed) add(r record, n int, seg *segment, at int64, lineLen int) error
 	seg.lastTime = r.time
 	seg.turns.apply(&ev)
 	if ev.isMessage() {
+		if x := ev.x; x != nil && x.replace == nil && x.sources == nil {
+			ev.x = nil // its call ids were for the turn state only
+		}
 		seg.push(ev)
 	}
 	return nil

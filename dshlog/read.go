@@ -225,6 +225,9 @@ func (s *Store) load(ctx context.Context, path string) (*parsed, error) {
 			}
 			continue
 		}
+		if errors.Is(err, errChanged) {
+			return nil, ioErr(path, err)
+		}
 		if err != nil {
 			return nil, err
 		}

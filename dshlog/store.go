@@ -415,7 +415,17 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 		}
 	}
 	out.Messages = slices.Clip(out.Messages)
+	// Prepare asks for the newest messages first, then older ones: the
+	// file is read a window at a time ending at the line asked for, and
+	// opened only for a line outside the window.
+	r := &lineReader{s: s, p: f.p, window: outlineWindow, back: true}
 	out.Text = func(ctx context.Context, i int) (string, error) {
+		if i < 0 || i >= len(seqs) {
+			return "", fmt.Errorf("dshlog: outline message %d of %d", i, len(seqs))
+		}
+		if err := ctx.Err(); err != nil {
+			return "", f.readErr(err)
+		}
 		e := f.v.at(seqs[i])
 		switch {
 		case e.lazy:
@@ -424,14 +434,7 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 		default:
 			return joined(e.msg), nil
 		}
-		r, err := s.lines(f.p, 0)
-		if err != nil {
-			return "", f.readErr(err)
-		}
 		text, err := r.text(e)
-		if cerr := r.close(); err == nil {
-			err = cerr
-		}
 		if err != nil {
 			return "", f.readErr(err)
 		}
@@ -439,6 +442,10 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 	}
 	return out, nil
 }
+
+// outlineWindow is how much of a log an outline's Text reads at once:
+// about a snapshot's worth of the newest messages in one read.
+const outlineWindow = 128 << 10
 
 // folded is a session's parse and its surface, as seqs in surface order.
 type folded struct {
