@@ -58,67 +58,106 @@ func (v view) lastSeq() int64 {
 // wrong way round walks to the end once, and is an error).
 func fold(path string, v view) ([]int64, error) {
 	l := newNodeList(v)
-	var seen map[int64]bool
+	f := folder{path: path, l: l, toolResult: func(seq int64) bool { return v.at(seq).typ == sessionref.EventToolResult }}
 	for _, seg := range v {
 		for _, part := range seg.chunks {
 			for i := range part {
-				e := &part[i]
-				if !e.isMessage() {
-					continue
+				if err := f.take(&part[i]); err != nil {
+					return nil, err
 				}
-				x := e.extra()
-				if len(x.sources) > 0 {
-					if len(seen) > 64 || seen == nil {
-						seen = make(map[int64]bool, len(x.sources)) // clearing a big map costs its size
-					} else {
-						clear(seen)
-					}
-					for _, s := range x.sources {
-						if s < 0 || s >= e.seq || seen[s] {
-							return nil, logErr(path, int(e.line), ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
-						}
-						seen[s] = true
-					}
-				}
-				if x.replace == nil {
-					l.push(e.seq)
-					continue
-				}
-				first, okS := l.node(x.replace[0])
-				last, okE := l.node(x.replace[1])
-				bad := func() error {
-					return logErr(path, int(e.line), ErrCorrupt, "replace %d..%d does not name a current range", x.replace[0], x.replace[1])
-				}
-				if !okS || !okE {
-					return nil, bad()
-				}
-				// Walk the range: every node must be cited; it must reach last.
-				count := 0
-				n := first
-				for ; n >= 0; n = l.next[n] {
-					s := l.seq[n]
-					if len(x.sources) == 0 || !seen[s] {
-						if !l.reaches(n, last) {
-							return nil, bad()
-						}
-						return nil, logErr(path, int(e.line), ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
-					}
-					count++
-					if n == last {
-						break
-					}
-				}
-				if n < 0 {
-					return nil, bad()
-				}
-				if e.typ == sessionref.EventToolResult && (count != 1 || v.at(l.seq[first]).typ != sessionref.EventToolResult) {
-					return nil, logErr(path, int(e.line), ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
-				}
-				l.replace(first, last, e.seq)
 			}
 		}
 	}
 	return l.seqs(), nil
+}
+
+// surfaceList is the surface as a fold builds it: the current messages'
+// seqs in surface order, each at a node.
+type surfaceList interface {
+	push(seq int64)
+	// find returns the node of seq, if seq is current.
+	find(seq int64) (node int64, ok bool)
+	// after returns the node after n, if n is not the last.
+	after(n int64) (int64, bool)
+	seqAt(n int64) int64
+	// replace swaps the nodes first..last (in order) for one of seq.
+	replace(first, last int64, seq int64)
+}
+
+// folder applies a log's surface events, in seq order, to a surface.
+type folder struct {
+	path       string
+	l          surfaceList
+	seen       map[int64]bool
+	toolResult func(seq int64) bool // the message of a current seq is a tool result
+}
+
+// take applies one event: a message is appended or replaces a range;
+// any other event is not on the surface.
+func (f *folder) take(e *event) error {
+	if !e.isMessage() {
+		return nil
+	}
+	x := e.extra()
+	if len(x.sources) > 0 {
+		if len(f.seen) > 64 || f.seen == nil {
+			f.seen = make(map[int64]bool, len(x.sources)) // clearing a big map costs its size
+		} else {
+			clear(f.seen)
+		}
+		for _, s := range x.sources {
+			if s < 0 || s >= e.seq || f.seen[s] {
+				return logErr(f.path, int(e.line), ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
+			}
+			f.seen[s] = true
+		}
+	}
+	if x.replace == nil {
+		f.l.push(e.seq)
+		return nil
+	}
+	first, okS := f.l.find(x.replace[0])
+	last, okE := f.l.find(x.replace[1])
+	bad := func() error {
+		return logErr(f.path, int(e.line), ErrCorrupt, "replace %d..%d does not name a current range", x.replace[0], x.replace[1])
+	}
+	if !okS || !okE {
+		return bad()
+	}
+	// Walk the range: every node must be cited; it must reach last.
+	count := 0
+	for n, more := first, true; ; {
+		if !more {
+			return bad()
+		}
+		s := f.l.seqAt(n)
+		if len(x.sources) == 0 || !f.seen[s] {
+			if !reaches(f.l, n, last) {
+				return bad()
+			}
+			return logErr(f.path, int(e.line), ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
+		}
+		count++
+		if n == last {
+			break
+		}
+		n, more = f.l.after(n)
+	}
+	if e.typ == sessionref.EventToolResult && (count != 1 || !f.toolResult(f.l.seqAt(first))) {
+		return logErr(f.path, int(e.line), ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
+	}
+	f.l.replace(first, last, e.seq)
+	return nil
+}
+
+// reaches reports whether last comes at or after n.
+func reaches(l surfaceList, n, last int64) bool {
+	for more := true; more; n, more = l.after(n) {
+		if n == last {
+			return true
+		}
+	}
+	return false
 }
 
 // nodeList is the surface being folded: a doubly linked list of seqs in
@@ -204,18 +243,20 @@ func (l *nodeList) push(seq int64) {
 	l.setNode(seq, n)
 }
 
-// reaches reports whether last comes at or after n.
-func (l *nodeList) reaches(n, last int32) bool {
-	for ; n >= 0; n = l.next[n] {
-		if n == last {
-			return true
-		}
-	}
-	return false
+func (l *nodeList) find(seq int64) (int64, bool) {
+	n, ok := l.node(seq)
+	return int64(n), ok
 }
 
-// replace swaps the nodes first..last (in order) for one node of seq.
-func (l *nodeList) replace(first, last int32, seq int64) {
+func (l *nodeList) after(n int64) (int64, bool) {
+	next := l.next[n]
+	return int64(next), next >= 0
+}
+
+func (l *nodeList) seqAt(n int64) int64 { return l.seq[n] }
+
+func (l *nodeList) replace(first64, last64 int64, seq int64) {
+	first, last := int32(first64), int32(last64)
 	for n := first; ; n = l.next[n] {
 		l.setNode(l.seq[n], -1)
 		if n == last {
