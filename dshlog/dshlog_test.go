@@ -6,9 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -456,7 +458,11 @@ func FuzzLog(f *testing.F) {
 	f.Add([]byte("{\"type\":\"session\",\"version\":0,\"id\":\"x\",\"createdAt\":1}\n{\"type\":\"user/message\",\"seq\":0,\"time\":1,\"data\":{\"content\":[],\"source\":{\"kind\":\"user\"}},\"surfaceOp\":{\"op\":\"replace\",\"start\":0,\"end\":0}}\n"), false)
 	f.Fuzz(func(t *testing.T, data []byte, isZstd bool) {
 		p := &parsed{path: "fuzz", zstd: isZstd}
-		if err := p.feed(feeder{ctx: context.Background(), cap: 1 << 20}, data, 0); err != nil {
+		err := p.feed(feeder{ctx: context.Background(), cap: 1 << 20}, data, 0)
+		if !isZstd {
+			checkStreamed(t, data, p, err)
+		}
+		if err != nil {
 			var le *LogError
 			if !errors.Is(err, errTooLarge) && !errors.As(err, &le) {
 				t.Fatalf("untyped read error %v", err)
@@ -616,4 +622,41 @@ func TestStreamedRawMatchesOnePass(t *testing.T) {
 // they are cut into chunks.
 func sameSegment(a, b segment) bool {
 	return a.n == b.n && a.next == b.next && a.lastTime == b.lastTime && reflect.DeepEqual(a.all(), b.all())
+}
+
+// checkStreamed: the log streamed (folded as it is read, keeping no
+// message) gives the parse's outcome: the same error, or the same
+// surface and captured seq.
+func checkStreamed(t *testing.T, data []byte, p *parsed, err error) {
+	t.Helper()
+	st := newStreamed("fuzz")
+	serr := st.p.feed(feeder{ctx: context.Background(), cap: 1 << 20}, data, 0)
+	if fmt.Sprint(serr) != fmt.Sprint(err) {
+		t.Fatalf("streamed: %v; parsed: %v", serr, err)
+	}
+	if err != nil {
+		return
+	}
+	if fmt.Sprint(st.p.err) != fmt.Sprint(p.err) {
+		t.Fatalf("streamed: %v; parsed: %v", st.p.err, p.err)
+	}
+	if p.err != nil {
+		return
+	}
+	st.p.closers.each(func(e *event) {
+		if e.isMessage() {
+			st.take(e, -1)
+		}
+	})
+	v := view{p.events, p.tail, p.closers}
+	nodes, ferr := fold("fuzz", v)
+	if fmt.Sprint(st.foldErr) != fmt.Sprint(ferr) {
+		t.Fatalf("streamed fold: %v; parsed: %v", st.foldErr, ferr)
+	}
+	if ferr == nil && !slices.Equal(st.runs.seqs(), nodes) {
+		t.Fatalf("streamed surface %v; parsed %v", st.runs.seqs(), nodes)
+	}
+	if st.lastSeq() != v.lastSeq() {
+		t.Fatalf("streamed last seq %d; parsed %d", st.lastSeq(), v.lastSeq())
+	}
 }

@@ -102,6 +102,45 @@ func FuzzFold(f *testing.F) {
 		if fmt.Sprint(err) != fmt.Sprint(werr) || !slices.Equal(got, want) {
 			t.Fatalf("fold %v %v, by the format %v %v", got, err, want, werr)
 		}
+		// The same with the surface as runs, seqs spread out as the
+		// other events of a log spread messages out: the same surface,
+		// the same error.
+		var spreadEvs []event
+		spread := func(s int64) int64 { return 3*s + 1 }
+		for _, e := range v[0].all() {
+			e.seq = spread(e.seq)
+			if x := e.x; x != nil {
+				c := *x
+				if c.replace != nil {
+					c.replace = &[2]int64{spread(c.replace[0]), spread(c.replace[1])}
+				}
+				c.sources = nil
+				for _, s := range x.sources {
+					c.sources = append(c.sources, spread(s))
+				}
+				e.x = &c
+			}
+			spreadEvs = append(spreadEvs, e)
+		}
+		sv := view{segmentOf(spreadEvs, 0, 0)}
+		want2, werr2 := fold("fuzz", sv)
+		var msgs bitset
+		runs := newRunList(&msgs)
+		fr := folder{path: "fuzz", l: runs, toolResult: func(seq int64) bool { return sv.at(seq).typ == sessionref.EventToolResult }}
+		var rerr error
+		for i := range spreadEvs {
+			msgs.set(spreadEvs[i].seq)
+			if rerr = fr.take(&spreadEvs[i]); rerr != nil {
+				break
+			}
+		}
+		if fmt.Sprint(rerr) != fmt.Sprint(werr2) || rerr == nil && !slices.Equal(runs.seqs(), want2) {
+			t.Fatalf("runs %v %v, nodes %v %v", runs.seqs(), rerr, want2, werr2)
+		}
+		if (werr2 == nil) != (werr == nil) || werr == nil && len(want2) != len(want) {
+			t.Fatalf("spread out: %v %v; as written: %v %v", want2, werr2, want, werr)
+		}
+
 		// The same with the nodes indexed by a map, as for a log of
 		// sparse seqs.
 		dense := denseSeqs

@@ -1,6 +1,7 @@
 package dshlog
 
 import (
+	"bytes"
 	"os"
 	"strings"
 
@@ -90,14 +91,29 @@ func (r *lineReader) text(e *event) (string, error) {
 
 // line returns the n bytes at offset at, valid until the next call.
 func (r *lineReader) line(at int64, n int) ([]byte, error) {
-	if at >= r.from && at+int64(n) <= r.from+int64(len(r.buf)) {
-		return r.buf[at-r.from : at-r.from+int64(n)], nil
+	if !r.holds(at, n) {
+		start := at
+		if r.back {
+			start = max(0, at+int64(n)-int64(max(n, r.window)))
+		}
+		if err := r.fill(start, max(n, r.window)); err != nil {
+			return nil, err
+		}
+		if !r.holds(at, n) {
+			return nil, errChanged // the parse saw these bytes: the file was cut
+		}
 	}
-	size := max(n, r.window)
-	start := at
-	if r.back {
-		start = max(0, at+int64(n)-int64(size))
-	}
+	return r.buf[at-r.from : at-r.from+int64(n)], nil
+}
+
+// holds reports whether the window holds the n bytes at offset at.
+func (r *lineReader) holds(at int64, n int) bool {
+	return at >= r.from && at+int64(n) <= r.from+int64(len(r.buf))
+}
+
+// fill reads up to size bytes of the file from offset start into the
+// window (fewer at its end).
+func (r *lineReader) fill(start int64, size int) error {
 	if cap(r.buf) < size {
 		r.buf = make([]byte, size)
 	}
@@ -105,23 +121,40 @@ func (r *lineReader) line(at int64, n int) ([]byte, error) {
 	if f == nil {
 		var err error
 		if f, err = r.s.openParsed(r.p); err != nil {
-			return nil, err
+			return err
 		}
 		defer f.Close()
 	}
 	k, _ := f.ReadAt(r.buf[:size], start)
-	if start+int64(k) < at+int64(n) {
-		r.buf = r.buf[:0]
-		return nil, errChanged // the parse saw these bytes: the file was cut
-	}
+	r.buf, r.from = r.buf[:k], start
 	if r.f == nil { // the read is checked now: the file is closed after it
 		if fi, err := f.Stat(); err != nil || !r.p.stillHolds(f, fileKeyOf(fi)) {
 			r.buf = r.buf[:0]
-			return nil, errChanged
+			return errChanged
 		}
 	}
-	r.buf, r.from = r.buf[:k], start
-	return r.buf[at-start : at-start+int64(n)], nil
+	return nil
+}
+
+// lineFrom returns the line that starts at offset at, without its
+// "\n", valid until the next call, and the offset of the line after it.
+func (r *lineReader) lineFrom(at int64) (line []byte, next int64, err error) {
+	if at >= r.from && at < r.from+int64(len(r.buf)) {
+		if i := bytes.IndexByte(r.buf[at-r.from:], '\n'); i >= 0 {
+			return r.buf[at-r.from : at-r.from+int64(i)], at + int64(i) + 1, nil
+		}
+	}
+	for n := max(r.window, 4096); ; n *= 2 {
+		if err := r.fill(at, n); err != nil {
+			return nil, 0, err
+		}
+		if i := bytes.IndexByte(r.buf, '\n'); i >= 0 {
+			return r.buf[:i], at + int64(i) + 1, nil
+		}
+		if len(r.buf) < n || n > maxRecordBytes {
+			return nil, 0, errChanged // no whole line there, as the parse read one
+		}
+	}
 }
 
 // close closes the file: errChanged when it changed while it was read

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -127,17 +128,26 @@ func TestLazyMatchesDecoded(t *testing.T) {
 		raw, zst := filepath.Join(dir, RawName), filepath.Join(dir, RawName+".zstd")
 		os.WriteFile(raw, data, 0o644)
 		os.WriteFile(zst, oneShotFrame(data), 0o644)
-		a, errA := readAllWays(t, raw)
 		b, errB := readAllWays(t, zst)
-		if errA != nil || errB != nil {
-			continue // a log a torn line ends reads otherwise inside a zstd frame
+		for _, min := range []int64{0, 1 << 62} { // streamed, parsed
+			streamMin = min
+			a, errA := readAllWays(t, raw)
+			streamMin = 4 << 20
+			if errA != nil || errB != nil {
+				if min == 0 {
+					if _, errParsed := readAllWays(t, raw); fmt.Sprint(errParsed) != fmt.Sprint(errA) {
+						t.Fatalf("%s: streamed: %v; parsed: %v", filepath.Base(path), errA, errParsed)
+					}
+				}
+				continue // a log a torn line ends reads otherwise inside a zstd frame
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("%s (streamMin %d): read from the file and decoded differ:\nraw  %+v\nzstd %+v", filepath.Base(path), min, a, b)
+			}
+			compared++
 		}
-		if !reflect.DeepEqual(a, b) {
-			t.Fatalf("%s: read from the file and decoded differ:\nraw  %+v\nzstd %+v", filepath.Base(path), a, b)
-		}
-		compared++
 	}
-	t.Logf("%d of %d logs compared", compared, len(logs))
+	t.Logf("%d reads of %d logs compared", compared, len(logs))
 	if compared < 5 {
 		t.Fatalf("only %d logs compared", compared)
 	}
@@ -164,14 +174,21 @@ func readAllWays(t *testing.T, path string) (allWays, error) {
 	}
 	id := infos[0].Header.ID
 	var out allWays
+	// The outline and the walk first, before a read caches the parse.
+	o, errO := s.ReadOutline(ctx, id)
 	if out.Surface, err = s.ReadSurface(ctx, id); err != nil {
+		if errO == nil || errO.Error() != err.Error() {
+			t.Fatalf("%s: the surface fails (%v), the outline %v", path, err, errO)
+		}
 		return allWays{}, err
 	}
-	o, err := s.ReadOutline(ctx, id)
-	if err != nil {
-		t.Fatalf("%s: the surface reads, the outline fails: %v", path, err)
+	if errO != nil {
+		t.Fatalf("%s: the surface reads, the outline fails: %v", path, errO)
 	}
-	out.Messages = o.Messages
+	out.Messages = slices.Clip(o.Messages)
+	if len(out.Messages) == 0 {
+		out.Messages = nil // an empty outline, however it was made
+	}
 	for i := range o.Messages {
 		text, err := o.Text(ctx, i)
 		if err != nil {
@@ -179,11 +196,19 @@ func readAllWays(t *testing.T, path string) (allWays, error) {
 		}
 		out.Texts = append(out.Texts, text)
 	}
-	if _, err := s.WalkSurface(ctx, id, func(e *sessionref.Event) bool {
+	fresh, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	captured, err := fresh.WalkSurface(ctx, id, func(e *sessionref.Event) bool {
 		out.Walked = append(out.Walked, e.Clone())
 		return true
-	}); err != nil {
+	})
+	if err != nil {
 		t.Fatalf("%s: the surface reads, the walk fails: %v", path, err)
+	}
+	if !reflect.DeepEqual(captured, out.Surface.CapturedThroughSeq) || !reflect.DeepEqual(o.CapturedThroughSeq, captured) || !reflect.DeepEqual(o.Session, out.Surface.Session) {
+		t.Fatalf("%s: captured %v (walk), %v (outline), %v (surface)", path, captured, o.CapturedThroughSeq, out.Surface.CapturedThroughSeq)
 	}
 	return out, nil
 }

@@ -203,6 +203,9 @@ type parsed struct {
 	more    func() []byte // the text after the piece being decoded, when streamed
 	cost    int64         // estimated bytes held, for the cache budget
 	jp      fastjson.Parser
+	// sink, when set, takes the messages instead of events: the log is
+	// streamed (see streamed), decoded in one pass.
+	sink *streamed
 	// inherited: the events before committed are a cached parse's, which
 	// other reads may share (a log that grew), so they are never handed
 	// over uncopied.
@@ -470,7 +473,7 @@ func (p *parsed) rawStream(fd feeder, r io.ReaderAt, from, to int64, seg *segmen
 // rawHalves decodes [from, to) as two halves at once, as decodeHalves
 // does, each streamed from the file; end is set when it succeeds.
 func (p *parsed) rawHalves(fd feeder, r io.ReaderAt, from, to int64, end *int64) bool {
-	if to-from < parallelMin || runtime.GOMAXPROCS(0) < 2 || p.err != nil || p.stopped {
+	if to-from < parallelMin || runtime.GOMAXPROCS(0) < 2 || p.err != nil || p.stopped || p.sink != nil {
 		return false
 	}
 	_, split := firstLineAt(r, from+(to-from)/2, to) // the line the middle falls in ends the first half
@@ -731,6 +734,10 @@ func (p *parsed) add(r record, n int, seg *segment, at int64, lineLen int) error
 	seg.next++
 	seg.lastTime = r.time
 	seg.turns.apply(&ev)
+	if ev.isMessage() && p.sink != nil {
+		p.sink.take(&ev, at)
+		return nil
+	}
 	if ev.isMessage() {
 		if x := ev.x; x != nil && x.replace == nil && x.sources == nil {
 			ev.x = nil // its call ids were for the turn state only

@@ -376,6 +376,18 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 // no more than the parse ([discover.SurfaceWalker]). A log that changes
 // during the walk is an error (fn has seen part of it).
 func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
+	if st, ok, err := s.streamedID(ctx, id); err != nil {
+		return nil, err
+	} else if ok {
+		if err := st.walk(ctx, s, fn); err != nil {
+			return nil, ioErr(st.p.path, err)
+		}
+		last := st.lastSeq()
+		if last < 0 {
+			return nil, nil
+		}
+		return &last, nil
+	}
 	f, err := s.folded(ctx, id)
 	if err != nil {
 		return nil, err
@@ -398,6 +410,11 @@ func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionre
 // was read makes Text fail (Prepare then fails with READ_FAILED; a new
 // Prepare reads the new log).
 func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline, error) {
+	if st, ok, err := s.streamedID(ctx, id); err != nil {
+		return sessionref.Outline{}, err
+	} else if ok {
+		return st.outline(s), nil
+	}
 	f, err := s.folded(ctx, id)
 	if err != nil {
 		return sessionref.Outline{}, err

@@ -1,0 +1,330 @@
+package dshlog
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/bits"
+	"sort"
+	"strings"
+
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// streamed is a raw log read in one pass and folded as it streams: what
+// ReadOutline and WalkSurface need of a big log, keeping no message. A
+// message costs 5 bytes here (its projected length and kind, by its rank
+// among the log's messages) and its seq two bits (runList); every 64th
+// message's line offset is kept, so a message is found again by reading
+// at most 63 lines. A log of a million messages costs about 6 MB, where
+// a parse costs 80 bytes a message.
+type streamed struct {
+	p       *parsed // header, version, errors, closers; it keeps no event
+	msgs    bitset  // the seqs that are messages
+	ranks   []int32 // messages before each word of msgs
+	count   int32   // messages so far
+	tlen    []int32 // by rank: projected length, -1 when a snapshot leaves it out
+	kinds   []uint8 // by rank: kindAssistant, kindCheckpoint, kindToolResult
+	where   []int64 // the line offset of every 64th message (-1: a closer's)
+	runs    *runList
+	fold    folder
+	foldErr error
+	closers map[int64]sessionref.Event // the crash-repair closers' messages, by seq
+}
+
+const (
+	kindAssistant = 1 << iota
+	kindCheckpoint
+	kindToolResult
+)
+
+// streamMin is the size from which a raw log that is not cached is read
+// for an outline or a walk by streaming (streamed), not parsed: below
+// it, a parse costs little and may serve the next read from the cache.
+var streamMin int64 = 4 << 20
+
+func newStreamed(path string) *streamed {
+	st := &streamed{closers: map[int64]sessionref.Event{}}
+	st.runs = newRunList(&st.msgs)
+	st.fold = folder{path: path, l: st.runs, toolResult: func(seq int64) bool { return st.kinds[st.rank(seq)]&kindToolResult != 0 }}
+	st.p = &parsed{path: path, sink: st}
+	return st
+}
+
+// take folds the next message, whose line starts at file offset at (-1
+// for a closer).
+func (st *streamed) take(e *event, at int64) {
+	if st.foldErr != nil {
+		return // the read fails with it; nothing after matters
+	}
+	for w := int(e.seq >> 6); len(st.ranks) <= w; {
+		st.ranks = append(st.ranks, st.count)
+	}
+	if st.count%64 == 0 {
+		st.where = append(st.where, at)
+	}
+	st.msgs.set(e.seq)
+	st.count++
+	o, ok := e.outline()
+	tl, k := int32(-1), uint8(0)
+	if ok {
+		tl = int32(o.Bytes)
+	}
+	if o.Assistant {
+		k |= kindAssistant
+	}
+	if o.Checkpoint {
+		k |= kindCheckpoint
+	}
+	if e.typ == sessionref.EventToolResult {
+		k |= kindToolResult
+	}
+	st.tlen, st.kinds = append(st.tlen, tl), append(st.kinds, k)
+	st.foldErr = st.fold.take(e)
+}
+
+// rank is how many messages come before message seq.
+func (st *streamed) rank(seq int64) int32 {
+	w := seq >> 6
+	return st.ranks[w] + int32(bits.OnesCount64(st.msgs[w]&(1<<(seq&63)-1)))
+}
+
+// seqOf is the seq of the message of rank r.
+func (st *streamed) seqOf(r int32) int64 {
+	w := sort.Search(len(st.ranks), func(i int) bool { return st.ranks[i] > r }) - 1
+	word := st.msgs[w]
+	for k := r - st.ranks[w]; k > 0; k-- {
+		word &= word - 1
+	}
+	return int64(w)<<6 + int64(bits.TrailingZeros64(word))
+}
+
+// lastSeq is the seq of the log's last event, closers included.
+func (st *streamed) lastSeq() int64 {
+	return max(st.p.events.next, st.p.closers.next) - 1
+}
+
+// errNotRaw: the log is zstd after all (its magic says so): it is parsed.
+var errNotRaw = errors.New("not a raw log")
+
+// stream reads the raw log at path by streaming it, again while it
+// changes under the read (up to five times).
+func (s *Store) stream(ctx context.Context, path string) (*streamed, error) {
+	for attempt := 0; ; attempt++ {
+		st, err := s.streamOnce(ctx, path)
+		if errors.Is(err, errChanged) && attempt < 5 {
+			if err := retry(ctx, attempt); err != nil {
+				return nil, ioErr(path, err)
+			}
+			continue
+		}
+		if errors.Is(err, errChanged) {
+			return nil, ioErr(path, err)
+		}
+		return st, err
+	}
+}
+
+func (s *Store) streamOnce(ctx context.Context, path string) (*streamed, error) {
+	f, key, err := s.openLog(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if bytes.HasPrefix(readRange(f, 0, 4), zstdMagic) {
+		return nil, errNotRaw
+	}
+	if key.size > s.maxLogBytes {
+		return nil, logErr(path, 0, ErrTooLarge, "%d bytes on disk, over the cap of %d", key.size, s.maxLogBytes)
+	}
+	took, err := s.reading.acquire(ctx, key.size)
+	if err != nil {
+		return nil, ioErr(path, err)
+	}
+	defer s.reading.release(took)
+	st := newStreamed(path)
+	p := st.p
+	fd := feeder{ctx: ctx, cap: s.capFor(false, key.size)}
+	err = p.feedRaw(fd, f, 0, key.size)
+	if err == nil && changed(f, key) {
+		return nil, errChanged
+	}
+	if err == nil {
+		err = p.finish(fd, nil)
+	}
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return nil, s.capErr(path, false, key.size)
+		}
+		return nil, ioErr(path, err)
+	}
+	p.headSum, p.key = headSum(f, p.committed), key
+	p.closers.each(func(e *event) {
+		if e.isMessage() {
+			m, _ := e.message()
+			st.closers[e.seq] = m
+			st.take(e, -1)
+		}
+	})
+	return st, nil
+}
+
+// streams reports whether an outline or a walk of the log at path is
+// read by streaming it: a raw log of streamMin bytes or more whose
+// current version is not cached.
+func (s *Store) streams(path string) bool {
+	if strings.HasSuffix(path, ".zstd") {
+		return false
+	}
+	key, err := s.statKey(path)
+	if err != nil || key.size < streamMin {
+		return false
+	}
+	s.mu.Lock()
+	c := s.logs.get(path)
+	s.mu.Unlock()
+	return c == nil || c.key != key
+}
+
+// streamedID streams the log of session id when it should be (see
+// streams); ok=false: read it by its parse.
+func (s *Store) streamedID(ctx context.Context, id string) (st *streamed, ok bool, err error) {
+	idx, err := s.pathsOf(ctx, []string{id})
+	if err != nil {
+		return nil, false, err
+	}
+	e, found := idx[id]
+	if !found || e.err != nil || !s.streams(e.path) {
+		return nil, false, nil // the parse's read says why
+	}
+	st, err = s.stream(ctx, e.path)
+	if errors.Is(err, errNotRaw) || errors.Is(err, ErrNotFound) {
+		return nil, false, nil // a zstd log; a log that moved, which the parse's read looks up again
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if st.p.err != nil {
+		return nil, false, st.p.err
+	}
+	if st.foldErr != nil {
+		return nil, false, st.foldErr
+	}
+	return st, true, nil
+}
+
+// cursor reads a streamed log's messages back from the file.
+type cursor struct {
+	st   *streamed
+	r    *lineReader
+	off  int64 // the offset of the next line to read
+	rank int32 // the rank of the last message read, -1 for none
+}
+
+// message returns the message of seq, decoded again from its line.
+func (c *cursor) message(seq int64) (sessionref.Event, error) {
+	if m, ok := c.st.closers[seq]; ok {
+		return m, nil
+	}
+	rank := c.st.rank(seq)
+	if !(c.rank >= 0 && c.rank < rank && rank-c.rank < 64) { // not just ahead: from its block
+		c.off, c.rank = c.st.where[rank/64], -1
+	}
+	for {
+		line, next, err := c.r.lineFrom(c.off)
+		if err != nil {
+			return sessionref.Event{}, err
+		}
+		c.off = next
+		rec, _, err := decodeRecord(&c.r.jp, line)
+		if err != nil || isPacked(rec.typ) || !c.st.msgs.has(rec.seq) {
+			if err != nil {
+				return sessionref.Event{}, errChanged
+			}
+			continue
+		}
+		if rec.seq > seq {
+			return sessionref.Event{}, errChanged
+		}
+		c.rank = c.st.rank(rec.seq)
+		if rec.seq < seq {
+			continue
+		}
+		ev, err := c.r.p.decodeEvent(rec, 0, true)
+		if err != nil || !ev.isMessage() {
+			return sessionref.Event{}, errChanged
+		}
+		if o, ok := ev.outline(); ok != (c.st.tlen[rank] >= 0) || ok && int32(o.Bytes) != c.st.tlen[rank] {
+			return sessionref.Event{}, errChanged
+		}
+		m, _ := ev.message()
+		return m, nil
+	}
+}
+
+// outline is the streamed log's outline (see Store.ReadOutline).
+func (st *streamed) outline(s *Store) sessionref.Outline {
+	out := sessionref.Outline{Session: headerOf(st.p.head)}
+	if last := st.lastSeq(); last >= 0 {
+		out.CapturedThroughSeq = &last
+	}
+	n := 0
+	st.runs.each(func(seq int64) bool {
+		if st.tlen[st.rank(seq)] >= 0 {
+			n++
+		}
+		return true
+	})
+	out.Messages = make([]sessionref.OutlineMessage, 0, n)
+	ranks := make([]int32, 0, n)
+	st.runs.each(func(seq int64) bool {
+		r := st.rank(seq)
+		if tl := st.tlen[r]; tl >= 0 {
+			k := st.kinds[r]
+			out.Messages = append(out.Messages, sessionref.OutlineMessage{Assistant: k&kindAssistant != 0, Checkpoint: k&kindCheckpoint != 0, Bytes: int(tl)})
+			ranks = append(ranks, r)
+		}
+		return true
+	})
+	c := &cursor{st: st, r: &lineReader{s: s, p: st.p, window: outlineWindow}, rank: -1}
+	out.Text = func(ctx context.Context, i int) (string, error) {
+		if i < 0 || i >= len(ranks) {
+			return "", errors.New("dshlog: outline message out of range")
+		}
+		if err := ctx.Err(); err != nil {
+			return "", ioErr(st.p.path, err)
+		}
+		m, err := c.message(st.seqOf(ranks[i]))
+		if err != nil {
+			return "", ioErr(st.p.path, err)
+		}
+		return joined(&m), nil
+	}
+	return out
+}
+
+// walk passes the streamed log's surface to fn (see Store.WalkSurface).
+func (st *streamed) walk(ctx context.Context, s *Store, fn func(e *sessionref.Event) bool) error {
+	r, err := s.lines(st.p, rawChunk)
+	if err != nil {
+		return err
+	}
+	c := &cursor{st: st, r: r, rank: -1}
+	i := 0
+	st.runs.each(func(seq int64) bool {
+		if i++; i&1023 == 0 && ctx.Err() != nil {
+			err = ctx.Err()
+			return false
+		}
+		var m sessionref.Event
+		if m, err = c.message(seq); err != nil {
+			return false
+		}
+		return fn(&m)
+	})
+	if err != nil {
+		r.f.Close()
+		return err
+	}
+	return r.close()
+}
