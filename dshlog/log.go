@@ -73,8 +73,9 @@ type event struct {
 type eventExtra struct {
 	replace   *[2]int64 // a replace op's start and end; nil = append
 	sources   []int64
-	callID    string   // tool/call and tool/result
-	toolCalls []string // tool-call block ids of an assistant message
+	callID    string      // tool/call and tool/result
+	toolCalls []string    // tool-call block ids of an assistant message
+	closer    *closerKind // of a crash-repair closer: its message is built when read
 }
 
 var noExtra eventExtra
@@ -99,7 +100,9 @@ func (e *event) setExtra() *eventExtra {
 var shortKinds = [...]string{sessionref.SourceUser, sessionref.SourceModel, sessionref.SourceTool}
 
 // isMessage reports whether the event is a surface message.
-func (e *event) isMessage() bool { return e.short || e.lazy || e.msg != nil }
+func (e *event) isMessage() bool {
+	return e.short || e.lazy || e.msg != nil || e.x != nil && e.x.closer != nil
+}
 
 // setLazy keeps a raw log's message as the place of its line, at and n:
 // its text, or its decoded content, is read back when asked for (see
@@ -141,6 +144,9 @@ func (e *event) shorten() {
 // clones it when the parse is shared). A lazy message is read back from
 // the file instead (lineReader.message).
 func (e *event) message() (m sessionref.Event, shared bool) {
+	if e.msg == nil && e.x != nil && e.x.closer != nil {
+		return closerMessage(e), false
+	}
 	if !e.short {
 		return *e.msg, true
 	}
@@ -152,6 +158,8 @@ func (e *event) message() (m sessionref.Event, shared bool) {
 // outline is how a snapshot sees the message (sessionref.OutlineOf).
 func (e *event) outline() (sessionref.OutlineMessage, bool) {
 	switch {
+	case e.typ == sessionref.EventToolResult: // never in a snapshot (a closer has no msg to ask)
+		return sessionref.OutlineMessage{}, false
 	case e.short:
 		return sessionref.OutlineOfText(e.typ, sessionref.Source{Kind: shortKinds[e.kind]}, int(e.tlen))
 	case e.lazy:

@@ -29,7 +29,7 @@ type streamed struct {
 	runs    *runList
 	fold    folder
 	foldErr error
-	closers map[int64]sessionref.Event // the crash-repair closers' messages, by seq
+	closers map[int64]*event // the crash-repair closers, by seq
 }
 
 const (
@@ -44,7 +44,7 @@ const (
 var streamMin int64 = 4 << 20
 
 func newStreamed(path string) *streamed {
-	st := &streamed{closers: map[int64]sessionref.Event{}}
+	st := &streamed{closers: map[int64]*event{}}
 	st.runs = newRunList(&st.msgs)
 	st.fold = folder{path: path, l: st.runs, toolResult: func(seq int64) bool { return st.kinds[st.rank(seq)]&kindToolResult != 0 }}
 	st.p = &parsed{path: path, sink: st}
@@ -161,8 +161,7 @@ func (s *Store) streamOnce(ctx context.Context, path string) (*streamed, error) 
 	p.headSum, p.key = headSum(f, p.committed), key
 	p.closers.each(func(e *event) {
 		if e.isMessage() {
-			m, _ := e.message()
-			st.closers[e.seq] = m
+			st.closers[e.seq] = e
 			st.take(e, -1)
 		}
 	})
@@ -223,7 +222,8 @@ type cursor struct {
 
 // message returns the message of seq, decoded again from its line.
 func (c *cursor) message(seq int64) (sessionref.Event, error) {
-	if m, ok := c.st.closers[seq]; ok {
+	if e, ok := c.st.closers[seq]; ok {
+		m, _ := e.message()
 		return m, nil
 	}
 	rank := c.st.rank(seq)

@@ -126,18 +126,12 @@ func (t *turnState) closers(lastSeq, lastTime int64) segment {
 		if idx, ok := t.pending[id]; !ok || idx != i {
 			continue // closed
 		}
-		c := notStarted
+		c := &notStarted
 		var sources []int64
 		if s, ok := t.callSeq[id]; ok {
-			c, sources = outcomeUnknown, []int64{s}
+			c, sources = &outcomeUnknown, []int64{s}
 		}
-		seq := next
-		idJSON, _ := json.Marshal(id)
-		msg := &sessionref.Event{Seq: &seq, Type: sessionref.EventToolResult, Synthetic: true,
-			Source: sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": idJSON}},
-			Content: []sessionref.Block{{Type: "tool-result", Fields: map[string]json.RawMessage{
-				"toolCallId": idJSON, "content": c.content, "isError": json.RawMessage("true"), "error": c.err}}}}
-		out = append(out, event{seq: seq, typ: sessionref.EventToolResult, msg: msg, x: &eventExtra{sources: sources, callID: id}})
+		out = append(out, event{seq: next, typ: sessionref.EventToolResult, x: &eventExtra{sources: sources, callID: id, closer: c}})
 		next++
 	}
 	if t.stepOpen {
@@ -159,4 +153,17 @@ func closersOf(events, tail segment) segment {
 		lastSeq, lastTime = tail.next-1, tail.lastTime
 	}
 	return t.closers(lastSeq, lastTime)
+}
+
+// closerMessage is the synthetic tool result of e, a closer, built when
+// it is read: a log with a hundred thousand pending calls keeps their ids,
+// not a hundred thousand messages.
+func closerMessage(e *event) sessionref.Event {
+	x := e.extra()
+	seq := e.seq
+	idJSON, _ := json.Marshal(x.callID)
+	return sessionref.Event{Seq: &seq, Type: sessionref.EventToolResult, Synthetic: true,
+		Source: sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": idJSON}},
+		Content: []sessionref.Block{{Type: "tool-result", Fields: map[string]json.RawMessage{
+			"toolCallId": idJSON, "content": x.closer.content, "isError": json.RawMessage("true"), "error": x.closer.err}}}}
 }
