@@ -49,9 +49,9 @@
 // and what the store holds to read the surfaces in flight, whose sizes S
 // sum to at most max(64 MiB, S of the largest surface) as estimated from
 // the surfaces already read. With a [SurfaceWalker] no surface is held,
-// only the store's own reading state (for dshlog, its parse, which for a
-// raw log holds no text: 80 bytes an event and about 36 a message, see
-// its package doc). So a Sync's own memory is at most about
+// only the store's own reading state (for dshlog, no text: a big raw log
+// is folded as it streams, about 5 bytes a message; see its package
+// doc). So a Sync's own memory is at most about
 // 4 × perSession + max(64 MiB, largest S) + 100 MiB, whatever the number
 // of sessions.
 //

@@ -84,51 +84,53 @@
 //
 // What a store holds is a budget of its options, not a consequence of
 // what it reads, and no read holds a log's text unless it returns it.
-// With E the events a log keeps (its surface messages and its turn,
-// step and tool-call events; streamed chunks are only counted), M its
-// surface messages and T their text:
+// With M a log's messages (surface events, whatever their fate), P the
+// calls pending in its open turn, and T the text of its messages:
 //
-//   - a parse holds 80 bytes an event kept, in chunks of 4096 (growing
-//     never copies them). A message of the common shape (one text block,
-//     a source with only its kind) is decoded without building it; in a
-//     raw log it is kept as the place of its line in the file, and its
-//     text is read back only when asked for (the file is checked to be
-//     the one parsed; a log that changed is read again); in a zstd log,
-//     whose decoded stream cannot be read at an offset, as its text. Any
-//     other message is kept decoded. So a raw log's parse holds E×80, a
-//     zstd log's E×80 + T, and a few hundred bytes more for each message
-//     of an uncommon shape;
-//   - folding it adds 20 bytes a message (the surface as a linked list,
-//     each seq's node in a slice when the log's seqs are at most 8 times
-//     its messages, a map otherwise): M×20 + (seqs×4 or M×40);
+//   - an outline (ReadOutline, which Prepare uses) or a walk
+//     (WalkSurface, which the full-text index uses) of a raw log of 4 MiB
+//     or more whose parse is not cached streams it: the log is folded as
+//     it is read, one pass, keeping no message — the surface as runs of
+//     consecutive messages (one run for a log that only appends, at most
+//     three more a replace), two bits a seq, 5 bytes a message (its
+//     projected length and kind) and the offset of every 64th message's
+//     line. Messages are decoded again from the file when asked for:
+//     an outline's Text the ones a snapshot keeps, a walk each in turn.
+//     An outline adds 20 bytes a projected message. So Prepare holds
+//     M×25 + what the snapshot keeps (MaxReferenceBytes, the newest
+//     message and the checkpoints, each at most a record) + 17 MiB, and
+//     an index's walk M×5 + what the index keeps;
+//   - any other read parses the log: 80 bytes a message, and no other
+//     event (what the crash-repair closers need of turns, steps and calls
+//     is kept as it is read: P×100). In a raw log a message is kept as
+//     the place of its line and decoded again when read; in a zstd log,
+//     whose decoded stream cannot be read at an offset, a message of the
+//     common shape (one text block, a source with only its kind) is kept
+//     as its text, any other decoded. So a raw log's parse holds M×80, a
+//     zstd log's M×80 + T, and a few hundred bytes more for each message
+//     of an uncommon shape; folding it adds about 20 bytes a message;
+//   - ReadSurface returns every message: about 150 bytes each plus its
+//     text (M×150 + T);
 //   - while it decodes, a read holds besides one record being read (at
 //     most 16 MiB, a longer one is ErrTooLarge), up to 4 MiB of a zstd
 //     frame's text (a bigger frame is decoded a piece at a time, never
 //     held whole: frameFlush) and a zstd log's compressed bytes; reading
-//     text back holds 1 MiB of the file (or the record) at a time;
-//   - ReadSurface returns every message: about 150 bytes each plus its
-//     text (M×150 + T). [Store.ReadOutline], which Prepare uses, returns
-//     24 bytes a projected message and reads back only the text a
-//     snapshot keeps (Config.MaxReferenceBytes, plus the newest message
-//     and the checkpoints, each at most a record); [Store.WalkSurface],
-//     which the full-text index uses, holds one message at a time;
+//     messages back holds 1 MiB of the file (or the record) at a time;
 //   - at most CacheBytes ([WithCacheBytes], 64 MiB) of parses are kept
 //     between reads, and reads decode at most ReadBytes ([WithReadBytes],
 //     256 MiB) of logs at once, counted as a raw log's size or a zstd
 //     log's compressed size plus what its frames declare (its cap when
 //     they do not), and a log over that alone.
 //
-// So a Prepare of a raw log holds about E×80 + M×60 + what the snapshot
-// keeps + 17 MiB, and an index's read of it E×80 + M×36 + what the index
-// keeps: no byte of text beyond what is kept. Since a log is at most
-// MaxLogBytes ([WithMaxLogBytes], 256 MiB) and every kept event takes a
-// line of at least 48 bytes, E ≤ MaxLogBytes/48: the parse of any log
-// within the cap is at most 1.7 × MaxLogBytes (a log of nothing but
-// empty step events), and a log of ordinary messages (a few hundred
-// bytes a line) costs a quarter to a half of its size on disk. A
-// garbage-collected heap needs up to twice its live size. Measured
+// Since a log is at most MaxLogBytes ([WithMaxLogBytes], 256 MiB) and a
+// message takes a line of at least 80 bytes (the envelope alone), M ≤
+// MaxLogBytes/80: the outline of any raw log within the cap holds at
+// most a third of the cap (85 MB) besides what the snapshot keeps, and
+// a walk a sixteenth.
+// A garbage-collected heap needs up to twice its live size. Measured
 // (scripts/bench-hostile): a raw log of 1,000,000 small messages (253
-// MB): Prepare peaks at 149 MB, a Sync of it at 145 MB, ReadSurface at
-// 322 MB (it returns 1,000,000 messages). Titles and headers are
+// MB): Prepare peaks at 44 MB resident, a Sync of it at 37 MB,
+// ReadSurface at 306 MB (it returns 1,000,000 messages); a log of
+// 100,000 pending calls: a Sync at 88 MB. Titles and headers are
 // streamed and keep a few hundred bytes a log.
 package dshlog
