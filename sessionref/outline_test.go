@@ -46,13 +46,21 @@ func (o *outlineStore) ReadOutline(ctx context.Context, id string) (Outline, err
 	return out, nil
 }
 
+// both is one Prepare over a session's surface and one over its outline.
+type both struct {
+	viaSurface, viaOutline Prepared
+	errSurface, errOutline error
+	store                  *outlineStore
+}
+
 // prepareBoth runs one Prepare over the surface and one over the
 // outline of the same session.
-func prepareBoth(t *testing.T, events []Event, max int) (viaSurface, viaOutline Prepared, errSurface, errOutline error, o *outlineStore) {
+func prepareBoth(t *testing.T, events []Event, max int) (b both) {
 	t.Helper()
 	m := newMemStore()
 	m.put("s", ptr("/p"), 1, ptr[int64](int64(len(events))), events...)
-	o = &outlineStore{memStore: m}
+	o := &outlineStore{memStore: m}
+	b.store = o
 	cfg := Config{MaxReferenceBytes: max}
 	plain, err := NewResolver(m, cfg)
 	if err != nil {
@@ -64,15 +72,16 @@ func prepareBoth(t *testing.T, events []Event, max int) (viaSurface, viaOutline 
 	}
 	target := Target{ID: "t"}
 	refs := []Reference{ref("s", "the label")}
-	viaSurface, errSurface = plain.Prepare(context.Background(), target, []Block{TextBlock("hi")}, refs)
-	viaOutline, errOutline = outlined.Prepare(context.Background(), target, []Block{TextBlock("hi")}, refs)
-	return
+	b.viaSurface, b.errSurface = plain.Prepare(context.Background(), target, []Block{TextBlock("hi")}, refs)
+	b.viaOutline, b.errOutline = outlined.Prepare(context.Background(), target, []Block{TextBlock("hi")}, refs)
+	return b
 }
 
 // samePrepared fails unless two Prepares gave the same snapshot and
 // record (the message ids are random) or the same error code.
-func samePrepared(t *testing.T, a, b Prepared, errA, errB error) {
+func samePrepared(t *testing.T, r both) {
 	t.Helper()
+	a, b, errA, errB := r.viaSurface, r.viaOutline, r.errSurface, r.errOutline
 	if (errA == nil) != (errB == nil) {
 		t.Fatalf("surface: %v; outline: %v", errA, errB)
 	}
@@ -105,8 +114,7 @@ func FuzzOutlineMatchesSurface(f *testing.F) {
 			return
 		}
 		events := eventsFrom(shape, validOrReplaced(pool))
-		a, b, errA, errB, _ := prepareBoth(t, events, max)
-		samePrepared(t, a, b, errA, errB)
+		samePrepared(t, prepareBoth(t, events, max))
 	})
 }
 
@@ -124,9 +132,10 @@ func TestOutlineReadsWhatIsKept(t *testing.T) {
 			events = append(events, assistantEv(TextBlock(text)))
 		}
 	}
-	a, b, errA, errB, o := prepareBoth(t, events, max)
-	samePrepared(t, a, b, errA, errB)
-	rec := b.Context.Source.References[0]
+	r := prepareBoth(t, events, max)
+	samePrepared(t, r)
+	o := r.store
+	rec := r.viaOutline.Context.Source.References[0]
 	if rec.OriginalMessages != n || rec.RetainedMessages == 0 || rec.RetainedMessages > max/24 {
 		t.Fatalf("record %+v", rec)
 	}
@@ -141,13 +150,13 @@ func TestOutlineReadsWhatIsKept(t *testing.T) {
 // TestOutlineCheckpointsOverBudget: checkpoints that cannot fit even
 // with every text cut fail at once, without reading any text.
 func TestOutlineCheckpointsOverBudget(t *testing.T) {
-	a, b, errA, errB, o := prepareBoth(t, checkpoints(5000, 100), 4096)
-	samePrepared(t, a, b, errA, errB)
+	r := prepareBoth(t, checkpoints(5000, 100), 4096)
+	samePrepared(t, r)
 	var e *Error
-	if !errors.As(errB, &e) || e.Code != CodeBudgetExceeded {
-		t.Fatalf("err %v, want %s", errB, CodeBudgetExceeded)
+	if !errors.As(r.errOutline, &e) || e.Code != CodeBudgetExceeded {
+		t.Fatalf("err %v, want %s", r.errOutline, CodeBudgetExceeded)
 	}
-	if got := o.texts.Load(); got != 0 {
+	if got := r.store.texts.Load(); got != 0 {
 		t.Fatalf("%d texts read", got)
 	}
 }
