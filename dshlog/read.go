@@ -204,7 +204,7 @@ func retry(ctx context.Context, attempt int) error {
 // from there, anything else in full. A file that changes while it is read
 // is read again.
 func (s *Store) load(ctx context.Context, path string) (*parsed, error) {
-	for attempt := 0; ; attempt++ {
+	return whileChanged(ctx, &path, func() (*parsed, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, ioErr(path, err)
 		}
@@ -219,15 +219,6 @@ func (s *Store) load(ctx context.Context, path string) (*parsed, error) {
 			return c.p, nil
 		}
 		p, key, err := s.parseFile(ctx, path, c)
-		if errors.Is(err, errChanged) && attempt < 5 {
-			if err := retry(ctx, attempt); err != nil {
-				return nil, ioErr(path, err)
-			}
-			continue
-		}
-		if errors.Is(err, errChanged) {
-			return nil, ioErr(path, err)
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -235,6 +226,25 @@ func (s *Store) load(ctx context.Context, path string) (*parsed, error) {
 		s.logs.put(path, key, p)
 		s.mu.Unlock()
 		return p, nil
+	})
+}
+
+// whileChanged runs read, again (up to five times, a little later each
+// time) while it fails with errChanged; a file that goes on changing is
+// an error naming *path.
+func whileChanged[T any](ctx context.Context, path *string, read func() (T, error)) (T, error) {
+	var none T
+	for attempt := 0; ; attempt++ {
+		v, err := read()
+		if !errors.Is(err, errChanged) {
+			return v, err
+		}
+		if attempt >= 5 {
+			return none, ioErr(*path, err)
+		}
+		if err := retry(ctx, attempt); err != nil {
+			return none, ioErr(*path, err)
+		}
 	}
 }
 

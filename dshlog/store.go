@@ -548,22 +548,19 @@ func (f folded) readErr(err error) error {
 // reread runs read over the session's folded log, again (up to five
 // times) while the file changes under it.
 func (s *Store) reread(ctx context.Context, id string, read func(folded) error) error {
-	for attempt := 0; ; attempt++ {
+	path := id
+	_, err := whileChanged(ctx, &path, func() (struct{}, error) {
 		f, err := s.folded(ctx, id)
 		if err != nil {
-			return err
+			return struct{}{}, err
 		}
-		err = read(f)
-		if err == nil {
-			return nil
+		path = f.p.path
+		if err := read(f); err != nil && !errors.Is(err, errChanged) {
+			return struct{}{}, f.readErr(err)
 		}
-		if !errors.Is(err, errChanged) || attempt >= 5 {
-			return f.readErr(err)
-		}
-		if err := retry(ctx, attempt); err != nil {
-			return f.readErr(err)
-		}
-	}
+		return struct{}{}, err
+	})
+	return err
 }
 
 // CapturedSeqs returns, for each id, the CapturedThroughSeq ReadSurface

@@ -110,19 +110,7 @@ var errNotRaw = errors.New("not a raw log")
 // stream reads the raw log at path by streaming it, again while it
 // changes under the read (up to five times).
 func (s *Store) stream(ctx context.Context, path string) (*streamed, error) {
-	for attempt := 0; ; attempt++ {
-		st, err := s.streamOnce(ctx, path)
-		if errors.Is(err, errChanged) && attempt < 5 {
-			if err := retry(ctx, attempt); err != nil {
-				return nil, ioErr(path, err)
-			}
-			continue
-		}
-		if errors.Is(err, errChanged) {
-			return nil, ioErr(path, err)
-		}
-		return st, err
-	}
+	return whileChanged(ctx, &path, func() (*streamed, error) { return s.streamOnce(ctx, path) })
 }
 
 func (s *Store) streamOnce(ctx context.Context, path string) (*streamed, error) {
