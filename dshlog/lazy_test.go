@@ -24,10 +24,7 @@ import (
 func TestLazyTextFollowsTheFile(t *testing.T) {
 	dir := t.TempDir()
 	path, _ := writeMessages(t, dir, "w", 40, 30)
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := listed(t, dir)
 	ctx := context.Background()
 	o, err := s.ReadOutline(ctx, "w")
 	if err != nil || len(o.Messages) != 40 {
@@ -221,10 +218,7 @@ func readAllWays(t *testing.T, path string) (allWays, error) {
 func TestLazyReadsOfALiveLog(t *testing.T) {
 	dir := t.TempDir()
 	path, _ := writeMessages(t, dir, "live", 3000, 60)
-	s, err := Open(dir, WithCacheBytes(1<<30))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := listed(t, dir, WithCacheBytes(1<<30))
 	ctx := context.Background()
 	o, err := s.ReadOutline(ctx, "live")
 	if err != nil {
@@ -257,10 +251,7 @@ func TestLazyReadsOfALiveLog(t *testing.T) {
 func TestLazyReadOfACutFile(t *testing.T) {
 	dir := t.TempDir()
 	path, size := writeMessages(t, dir, "cut", 200, 60)
-	s, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := listed(t, dir)
 	p, err := s.loadID(context.Background(), "cut")
 	if err != nil {
 		t.Fatal(err)
