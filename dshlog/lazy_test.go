@@ -216,33 +216,44 @@ func readAllWays(t *testing.T, path string) (allWays, error) {
 // the grown file; an outline taken before the appends still gives its
 // texts.
 func TestLazyReadsOfALiveLog(t *testing.T) {
-	dir := t.TempDir()
-	path, _ := writeMessages(t, dir, "live", 3000, 60)
-	s := listed(t, dir, WithCacheBytes(1<<30))
-	ctx := context.Background()
-	o, err := s.ReadOutline(ctx, "live")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	seq := 3000 + 3000/10*2 // writeMessages: a turn/start and a turn/end every ten messages
-	for round := range 20 {
-		fmt.Fprintf(f, `{"type":"user/message","seq":%d,"time":%d,"data":{"content":[{"type":"text","text":"more %d"}],"source":{"kind":"user"}},"surfaceOp":"append"}`+"\n", seq, seq, round)
-		seq++
-		if _, err := o.Text(ctx, len(o.Messages)-1-round); err != nil {
-			t.Fatalf("round %d: an outline's text after an append: %v", round, err)
-		}
-		surf, err := s.ReadSurface(ctx, "live")
-		if err != nil || len(surf.Events) != 3000+round+1 {
-			t.Fatalf("round %d: %d events, %v", round, len(surf.Events), err)
-		}
-		if _, err := s.WalkSurface(ctx, "live", func(*sessionref.Event) bool { return true }); err != nil {
-			t.Fatalf("round %d: walk: %v", round, err)
-		}
+	for _, c := range []struct {
+		name      string
+		streamMin int64
+		cache     int64
+	}{{"parsed", 1 << 62, 1 << 30}, {"streamed", 0, 1}} {
+		t.Run(c.name, func(t *testing.T) {
+			streamMin = c.streamMin
+			defer func() { streamMin = 4 << 20 }()
+			dir := t.TempDir()
+			path, _ := writeMessages(t, dir, "live", 3000, 60)
+			s := listed(t, dir, WithCacheBytes(c.cache))
+			ctx := context.Background()
+			o, err := s.ReadOutline(ctx, "live")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			seq := 3000 + 3000/10*2 // writeMessages: a turn/start and a turn/end every ten messages
+			for round := range 20 {
+				fmt.Fprintf(f, `{"type":"user/message","seq":%d,"time":%d,"data":{"content":[{"type":"text","text":"more %d"}],"source":{"kind":"user"}},"surfaceOp":"append"}`+"\n", seq, seq, round)
+				seq++
+				if _, err := o.Text(ctx, len(o.Messages)-1-round*97); err != nil {
+					t.Fatalf("round %d: an outline's text after an append: %v", round, err)
+				}
+				n := 0
+				if _, err := s.WalkSurface(ctx, "live", func(*sessionref.Event) bool { n++; return true }); err != nil || n != 3000+round+1 {
+					t.Fatalf("round %d: walked %d, %v", round, n, err)
+				}
+				surf, err := s.ReadSurface(ctx, "live")
+				if err != nil || len(surf.Events) != 3000+round+1 {
+					t.Fatalf("round %d: %d events, %v", round, len(surf.Events), err)
+				}
+			}
+		})
 	}
 }
 
@@ -272,5 +283,62 @@ func TestLazyReadOfACutFile(t *testing.T) {
 	// ReadSurface reads the cut log again (its torn last line dropped).
 	if _, err := s.ReadSurface(context.Background(), "cut"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestStreamWhileWritten: a big log streamed while a line is appended
+// (a live session) reads as what was there when the read began; one
+// rewritten meanwhile is read again, and one that goes on being
+// rewritten is an error naming it, never a mix of two versions.
+func TestStreamWhileWritten(t *testing.T) {
+	streamMin = 0
+	defer func() { streamMin, afterStreamRead = 4<<20, nil }()
+	dir := t.TempDir()
+	path, _ := writeMessages(t, dir, "live", 500, 60)
+	s := listed(t, dir, WithCacheBytes(1))
+	ctx := context.Background()
+	seq := 500 + 500/10*2
+	afterStreamRead = func(string) {
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		fmt.Fprintf(f, `{"type":"user/message","seq":%d,"time":%d,"data":{"content":[{"type":"text","text":"more"}],"source":{"kind":"user"}},"surfaceOp":"append"}`+"\n", seq, seq)
+		f.Close()
+		seq++
+	}
+	o, err := s.ReadOutline(ctx, "live")
+	if err != nil || len(o.Messages) != 500 {
+		t.Fatalf("appended during the read: %d messages, %v", len(o.Messages), err)
+	}
+	if text, err := o.Text(ctx, 499); err != nil || !strings.HasPrefix(text, "499 ") {
+		t.Fatalf("text %q, %v", text, err)
+	}
+
+	rewrites := 0
+	afterStreamRead = func(string) {
+		if rewrites++; rewrites <= 2 {
+			data, _ := os.ReadFile(path)
+			os.WriteFile(path, bytes.ReplaceAll(data, []byte("opqrs"), []byte("OPQRS")), 0o644)
+			later := time.Now().Add(time.Duration(rewrites) * time.Hour)
+			os.Chtimes(path, later, later)
+		}
+	}
+	o, err = s.ReadOutline(ctx, "live")
+	if err != nil || rewrites != 3 {
+		t.Fatalf("rewritten twice during reads: %v after %d reads", err, rewrites)
+	}
+	if text, _ := o.Text(ctx, 3); !strings.Contains(text, "OPQRS") {
+		t.Fatalf("the log read is not the rewritten one: %q", text)
+	}
+
+	afterStreamRead = func(string) {
+		data, _ := os.ReadFile(path)
+		os.WriteFile(path, data, 0o644)
+		later := time.Now().Add(time.Duration(rewrites) * time.Hour)
+		rewrites++
+		os.Chtimes(path, later, later)
+	}
+	_, err = s.ReadOutline(ctx, "live")
+	var le *LogError
+	if !errors.As(err, &le) || le.Path != path || !errors.Is(err, errChanged) {
+		t.Fatalf("a log rewritten under every read: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math/bits"
+	"os"
 	"sort"
 	"strings"
 
@@ -86,13 +87,13 @@ func (st *streamed) take(e *event, at int64) {
 // rank is how many messages come before message seq.
 func (st *streamed) rank(seq int64) int32 {
 	w := seq >> 6
-	return st.ranks[w] + int32(bits.OnesCount64(st.msgs[w]&(1<<(seq&63)-1)))
+	return st.ranks[w] + int32(bits.OnesCount64(st.msgs.w[w]&(1<<(seq&63)-1)))
 }
 
 // seqOf is the seq of the message of rank r.
 func (st *streamed) seqOf(r int32) int64 {
 	w := sort.Search(len(st.ranks), func(i int) bool { return st.ranks[i] > r }) - 1
-	word := st.msgs[w]
+	word := st.msgs.w[w]
 	for k := r - st.ranks[w]; k > 0; k-- {
 		word &= word - 1
 	}
@@ -103,6 +104,10 @@ func (st *streamed) seqOf(r int32) int64 {
 func (st *streamed) lastSeq() int64 {
 	return max(st.p.events.next, st.p.closers.next) - 1
 }
+
+// afterStreamRead, when set (tests), runs between a stream's read and its
+// check that the file is still the one read.
+var afterStreamRead func(path string)
 
 // errNotRaw: the log is zstd after all (its magic says so): it is parsed.
 var errNotRaw = errors.New("not a raw log")
@@ -132,9 +137,13 @@ func (s *Store) streamOnce(ctx context.Context, path string) (*streamed, error) 
 	defer s.reading.release(took)
 	st := newStreamed(path)
 	p := st.p
+	head := headSum(f, key.size)
 	fd := feeder{ctx: ctx, cap: s.capFor(false, key.size)}
 	err = p.feedRaw(fd, f, 0, key.size)
-	if err == nil && changed(f, key) {
+	if afterStreamRead != nil {
+		afterStreamRead(path)
+	}
+	if err == nil && changed(f, key) && !grewOnly(f, key, p, head) {
 		return nil, errChanged
 	}
 	if err == nil {
@@ -156,6 +165,20 @@ func (s *Store) streamOnce(ctx context.Context, path string) (*streamed, error) 
 	return st, nil
 }
 
+// grewOnly reports whether f, read up to key's size, has since only had
+// lines appended (a live session): the same file, bigger, its first
+// bytes still hashing to head and the bytes before what p read still
+// there. What p read is then what the file holds.
+func grewOnly(f *os.File, key fileKey, p *parsed, head uint64) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	now := fileKeyOf(fi)
+	return now.sameFile(key) && now.size > key.size && headSum(f, key.size) == head &&
+		appendOnly(f, p.committed, p.mark, headSum(f, p.committed))
+}
+
 // streams reports whether an outline or a walk of the log at path is
 // read by streaming it: a raw log of streamMin bytes or more whose
 // current version is not cached.
@@ -170,7 +193,9 @@ func (s *Store) streams(path string) bool {
 	s.mu.Lock()
 	c := s.logs.get(path)
 	s.mu.Unlock()
-	return c == nil || c.key != key
+	// A cached parse of this file that only grew since is extended by
+	// what was appended, which costs less than a read in full.
+	return c == nil || c.key != key && !(c.key.sameFile(key) && key.size > c.key.size)
 }
 
 // streamedID streams the log of session id when it should be (see
@@ -200,12 +225,21 @@ func (s *Store) streamedID(ctx context.Context, id string) (st *streamed, ok boo
 	return st, true, nil
 }
 
-// cursor reads a streamed log's messages back from the file.
+// cursor reads a streamed log's messages back from the file. A message
+// is found from the line of the first message of its block of 64,
+// reading forward; the lines of the block's messages met on the way are
+// kept, so the block's other messages, in any order, are one read each.
 type cursor struct {
-	st   *streamed
-	r    *lineReader
-	off  int64 // the offset of the next line to read
-	rank int32 // the rank of the last message read, -1 for none
+	st    *streamed
+	r     *lineReader
+	block int32     // the block whose lines are known, -1 for none
+	at    [64]int64 // the line offset of each message of the block, -1 unknown
+	n     [64]int32 // and its length
+	scan  int64     // where reading forward in the block goes on
+}
+
+func newCursor(st *streamed, r *lineReader) *cursor {
+	return &cursor{st: st, r: r, block: -1}
 }
 
 // message returns the message of seq, decoded again from its line.
@@ -215,39 +249,66 @@ func (c *cursor) message(seq int64) (sessionref.Event, error) {
 		return m, nil
 	}
 	rank := c.st.rank(seq)
-	if !(c.rank >= 0 && c.rank < rank && rank-c.rank < 64) { // not just ahead: from its block
-		c.off, c.rank = c.st.where[rank/64], -1
+	if b := rank / 64; b != c.block {
+		c.block, c.scan = b, c.st.where[b]
+		for i := range c.at {
+			c.at[i] = -1
+		}
 	}
-	for {
-		line, next, err := c.r.lineFrom(c.off)
-		if err != nil {
+	var line []byte
+	if at := c.at[rank%64]; at >= 0 {
+		var err error
+		if line, err = c.r.line(at, int(c.n[rank%64])); err != nil {
 			return sessionref.Event{}, err
 		}
-		c.off = next
-		rec, _, err := decodeRecord(&c.r.jp, line)
-		if err != nil || isPacked(rec.typ) || !c.st.msgs.has(rec.seq) {
+	} else {
+		for {
+			l, next, err := c.r.lineFrom(c.scan)
 			if err != nil {
+				return sessionref.Event{}, err
+			}
+			at := c.scan
+			c.scan = next
+			lineSeq, ok := c.messageSeq(l)
+			if !ok {
+				continue
+			}
+			r := c.st.rank(lineSeq)
+			if r/64 == c.block {
+				c.at[r%64], c.n[r%64] = at, int32(len(l))
+			}
+			if r == rank {
+				line = l
+				break
+			}
+			if r > rank {
 				return sessionref.Event{}, errChanged
 			}
-			continue
 		}
-		if rec.seq > seq {
-			return sessionref.Event{}, errChanged
-		}
-		c.rank = c.st.rank(rec.seq)
-		if rec.seq < seq {
-			continue
-		}
-		ev, err := c.r.p.decodeEvent(rec, 0, true)
-		if err != nil || !ev.isMessage() {
-			return sessionref.Event{}, errChanged
-		}
-		if o, ok := ev.outline(); ok != (c.st.tlen[rank] >= 0) || ok && int32(o.Bytes) != c.st.tlen[rank] {
-			return sessionref.Event{}, errChanged
-		}
-		m, _ := ev.message()
-		return m, nil
 	}
+	rec, _, err := decodeRecord(&c.r.jp, line)
+	if err != nil || isPacked(rec.typ) || rec.seq != seq {
+		return sessionref.Event{}, errChanged
+	}
+	ev, err := c.r.p.decodeEvent(rec, 0, true)
+	if err != nil || !ev.isMessage() || (ev.typ == sessionref.EventToolResult) != (c.st.kinds[rank]&kindToolResult != 0) {
+		return sessionref.Event{}, errChanged
+	}
+	if o, ok := ev.outline(); ok != (c.st.tlen[rank] >= 0) || ok && int32(o.Bytes) != c.st.tlen[rank] {
+		return sessionref.Event{}, errChanged
+	}
+	m, _ := ev.message()
+	return m, nil
+}
+
+// messageSeq is the seq of line's record when it is one of the log's
+// messages.
+func (c *cursor) messageSeq(line []byte) (int64, bool) {
+	rec, _, err := decodeRecord(&c.r.jp, line)
+	if err != nil || isPacked(rec.typ) || !c.st.msgs.has(rec.seq) {
+		return 0, false
+	}
+	return rec.seq, true
 }
 
 // outline is the streamed log's outline (see Store.ReadOutline).
@@ -274,7 +335,7 @@ func (st *streamed) outline(s *Store) sessionref.Outline {
 		}
 		return true
 	})
-	c := &cursor{st: st, r: &lineReader{s: s, p: st.p, window: outlineWindow}, rank: -1}
+	c := newCursor(st, &lineReader{s: s, p: st.p, window: outlineWindow, back: true})
 	out.Text = func(ctx context.Context, i int) (string, error) {
 		if i < 0 || i >= len(ranks) {
 			return "", errors.New("dshlog: outline message out of range")
@@ -297,7 +358,7 @@ func (st *streamed) walk(ctx context.Context, s *Store, fn func(e *sessionref.Ev
 	if err != nil {
 		return err
 	}
-	c := &cursor{st: st, r: r, rank: -1}
+	c := newCursor(st, r)
 	i := 0
 	st.runs.each(func(seq int64) bool {
 		if i++; i&1023 == 0 && ctx.Err() != nil {
