@@ -92,14 +92,17 @@
 //     or more whose parse is not cached streams it: the log is folded as
 //     it is read, one pass, keeping no message — the surface as runs of
 //     consecutive messages (one run for a log that only appends, at most
-//     three more a replace), two bits a seq, 5 bytes a message (its
-//     projected length and kind) and the offset of every 64th message's
-//     line. Messages are decoded again from the file when asked for:
-//     an outline's Text the ones a snapshot keeps, a walk each in turn.
-//     An outline adds 20 bytes a projected message. So Prepare holds
-//     M×25 + what the snapshot keeps (MaxReferenceBytes, the newest
+//     three more a replace, about 70 bytes each), two bits a seq, 5
+//     bytes a message (its projected length and kind) and the offset of
+//     every 64th message's line. Messages are decoded again from the
+//     file when asked for: an outline's Text the ones a snapshot keeps, a
+//     walk each in turn (the lines of a block of 64 are found once). An
+//     outline adds 20 bytes a projected message. So Prepare holds M×25 +
+//     R×70 + what the snapshot keeps (MaxReferenceBytes, the newest
 //     message and the checkpoints, each at most a record) + 17 MiB, and
-//     an index's walk M×5 + what the index keeps;
+//     an index's walk M×5 + R×70 + what the index keeps, with R ≤ 3 × the
+//     replaces (compactions and tool-result rewrites, far fewer than
+//     messages);
 //   - any other read parses the log: 80 bytes a message, and no other
 //     event (what the crash-repair closers need of turns, steps and calls
 //     is kept as it is read: P×100). In a raw log a message is kept as
