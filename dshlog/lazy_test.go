@@ -204,8 +204,17 @@ func readAllWays(t *testing.T, path string) (allWays, error) {
 	if err != nil {
 		t.Fatalf("%s: the surface reads, the walk fails: %v", path, err)
 	}
-	if !reflect.DeepEqual(captured, out.Surface.CapturedThroughSeq) || !reflect.DeepEqual(o.CapturedThroughSeq, captured) || !reflect.DeepEqual(o.Session, out.Surface.Session) {
-		t.Fatalf("%s: captured %v (walk), %v (outline), %v (surface)", path, captured, o.CapturedThroughSeq, out.Surface.CapturedThroughSeq)
+	again, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seqs, err := again.CapturedSeqs(ctx, []string{id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(captured, out.Surface.CapturedThroughSeq) || !reflect.DeepEqual(o.CapturedThroughSeq, captured) ||
+		!reflect.DeepEqual(seqs[0], captured) || !reflect.DeepEqual(o.Session, out.Surface.Session) {
+		t.Fatalf("%s: captured %v (walk), %v (outline), %v (surface), %v (CapturedSeqs)", path, captured, o.CapturedThroughSeq, out.Surface.CapturedThroughSeq, seqs[0])
 	}
 	return out, nil
 }

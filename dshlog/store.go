@@ -582,14 +582,14 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 			out[i] = m.seq
 			return nil
 		}
-		p, err := s.loadID(ctx, id)
+		last, err := s.lastSeq(ctx, id, path)
 		if ctx.Err() != nil {
 			return ioErr(s.where(), ctx.Err())
 		}
-		if err != nil || p.err != nil {
+		if err != nil {
 			return nil
 		}
-		if last := (view{p.events, p.tail, p.closers}).lastSeq(); last >= 0 {
+		if last >= 0 {
 			out[i] = &last
 		}
 		// Kept under the key stat-ed before the read: a file that changed
@@ -603,6 +603,32 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 		return nil, err
 	}
 	return out, nil
+}
+
+// lastSeq is the seq of the last event of the log at path, closers
+// included: a big raw log is streamed for it (no message kept), any
+// other parsed.
+func (s *Store) lastSeq(ctx context.Context, id, path string) (int64, error) {
+	if s.streams(path) {
+		st, err := s.stream(ctx, path)
+		if err == nil && st.p.err == nil {
+			return st.lastSeq(), nil
+		}
+		if err == nil {
+			return -1, st.p.err
+		}
+		if !errors.Is(err, errNotRaw) {
+			return -1, err
+		}
+	}
+	p, err := s.loadID(ctx, id)
+	if err != nil {
+		return -1, err
+	}
+	if p.err != nil {
+		return -1, p.err
+	}
+	return (view{p.events, p.tail, p.closers}).lastSeq(), nil
 }
 
 // SessionVersions returns, for each id, a token of its log file's
