@@ -299,3 +299,54 @@ func TestUnionSessionVersions(t *testing.T) {
 		t.Fatalf("a root without versions gave %q", vs)
 	}
 }
+
+// outlined is a sessions root that offers outlines, counting them.
+type outlined struct {
+	sessionref.SessionQuery
+	outlines *int
+}
+
+func (o outlined) ReadOutline(ctx context.Context, id string) (sessionref.Outline, error) {
+	*o.outlines++
+	s, err := o.ReadSurface(ctx, id)
+	if err != nil {
+		return sessionref.Outline{}, err
+	}
+	return sessionref.SurfaceOutline(s), nil
+}
+
+// The union passes a sessions root's outlines through, so Prepare holds
+// of a huge log only what its snapshot keeps; the embedded store's
+// sessions and a root without outlines give the snapshot ReadSurface
+// would.
+func TestUnionReadOutline(t *testing.T) {
+	local, refs := fakestore.New(), fakestore.New()
+	ctx := context.Background()
+	local.Create("mine", nil, now)
+	local.AppendUser("mine", "one")
+	refs.Create("theirs", nil, now)
+	refs.AppendUser("theirs", "x")
+	refs.AppendAssistant("theirs", "y")
+	asked := 0
+	for _, u := range []union{{local: local, refs: outlined{refs, &asked}}, {local: local, refs: plainRefs{refs}}} {
+		r, err := sessionref.NewResolver(u, sessionref.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, _ := sessionref.NewResolver(plainRefs{u}, sessionref.Config{})
+		for _, id := range []string{"mine", "theirs"} {
+			refs := []sessionref.Reference{{SessionID: id}}
+			a, err := r.Prepare(ctx, sessionref.Target{ID: "t"}, nil, refs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := plain.Prepare(ctx, sessionref.Target{ID: "t"}, nil, refs)
+			if err != nil || a.Context.Prompt() != b.Context.Prompt() {
+				t.Fatalf("%s: the outline's snapshot is not the surface's (%v)", id, err)
+			}
+		}
+	}
+	if asked != 1 {
+		t.Fatalf("the root's outline was asked %d times for its one session, want 1", asked)
+	}
+}

@@ -84,6 +84,24 @@ func (u union) ReadSurface(ctx context.Context, id string) (sessionref.Surface, 
 	return u.refs.ReadSurface(ctx, id)
 }
 
+// ReadOutline passes the sessions root's outlines through
+// (sessionref.OutlineReader), so Prepare and the preview hold of a huge
+// log only what its snapshot keeps; the embedded store's sessions are
+// outlined from their surface.
+func (u union) ReadOutline(ctx context.Context, id string) (sessionref.Outline, error) {
+	if s, err := u.local.ReadSurface(ctx, id); err == nil {
+		return sessionref.SurfaceOutline(s), nil
+	}
+	if o, ok := u.refs.(sessionref.OutlineReader); ok {
+		return o.ReadOutline(ctx, id)
+	}
+	s, err := u.refs.ReadSurface(ctx, id)
+	if err != nil {
+		return sessionref.Outline{}, err
+	}
+	return sessionref.SurfaceOutline(s), nil
+}
+
 // SessionVersions is discover's check for logs rewritten with the same
 // seqs (discover.VersionLister): each id of the sessions root gets its
 // store's token; the embedded store's sessions, whose seqs change with

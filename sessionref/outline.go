@@ -71,6 +71,28 @@ func OutlineOfText(typ string, src Source, n int) (OutlineMessage, bool) {
 	return m, ok && n > 0 // one empty text block is left out
 }
 
+// SurfaceOutline is the outline of a surface already read: for a store
+// that offers outlines for some sessions and holds others whole (a
+// store that joins two stores, say), so that every session can be
+// answered by ReadOutline.
+func SurfaceOutline(s Surface) Outline {
+	out := Outline{Session: s.Session, CapturedThroughSeq: s.CapturedThroughSeq}
+	var at []int
+	for i := range s.Events {
+		if m, ok := OutlineOf(&s.Events[i]); ok {
+			out.Messages = append(out.Messages, m)
+			at = append(at, i)
+		}
+	}
+	out.Text = func(ctx context.Context, i int) (string, error) {
+		if i < 0 || i >= len(at) {
+			return "", fmt.Errorf("outline message %d of %d", i, len(at))
+		}
+		return joinedText(&s.Events[at[i]]), nil
+	}
+	return out
+}
+
 // messages is what retention reads: a surface's events, or an outline.
 type messages interface {
 	// len is the number of entries.

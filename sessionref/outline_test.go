@@ -23,25 +23,19 @@ func (o *outlineStore) ReadOutline(ctx context.Context, id string) (Outline, err
 	if err != nil {
 		return Outline{}, err
 	}
-	out := Outline{Session: s.Session, CapturedThroughSeq: s.CapturedThroughSeq}
-	var at []int
-	for i := range s.Events {
-		if m, ok := OutlineOf(&s.Events[i]); ok {
-			out.Messages = append(out.Messages, m)
-			at = append(at, i)
-		}
-	}
+	out := SurfaceOutline(s)
+	text := out.Text
 	out.Text = func(ctx context.Context, i int) (string, error) {
 		o.texts.Add(1)
 		if o.textErr != nil {
 			return "", o.textErr
 		}
-		t := joinedText(&s.Events[at[i]])
+		t, err := text(ctx, i)
 		o.textBytes.Add(int64(len(t)))
 		if o.wrongLength {
 			t += "x"
 		}
-		return t, nil
+		return t, err
 	}
 	return out, nil
 }
