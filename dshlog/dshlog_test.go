@@ -459,9 +459,7 @@ func FuzzLog(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, isZstd bool) {
 		p := &parsed{path: "fuzz", zstd: isZstd}
 		err := p.feed(feeder{ctx: context.Background(), cap: 1 << 20}, data, 0)
-		if !isZstd {
-			checkStreamed(t, data, p, err)
-		}
+		checkStreamed(t, data, isZstd, p, err)
 		if err != nil {
 			var le *LogError
 			if !errors.Is(err, errTooLarge) && !errors.As(err, &le) {
@@ -627,9 +625,10 @@ func sameSegment(a, b segment) bool {
 // checkStreamed: the log streamed (folded as it is read, keeping no
 // message) gives the parse's outcome: the same error, or the same
 // surface and captured seq.
-func checkStreamed(t *testing.T, data []byte, p *parsed, err error) {
+func checkStreamed(t *testing.T, data []byte, isZstd bool, p *parsed, err error) {
 	t.Helper()
 	st := newStreamed("fuzz")
+	st.p.zstd = isZstd
 	serr := st.p.feed(feeder{ctx: context.Background(), cap: 1 << 20}, data, 0)
 	if fmt.Sprint(serr) != fmt.Sprint(err) {
 		t.Fatalf("streamed: %v; parsed: %v", serr, err)

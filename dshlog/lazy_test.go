@@ -106,7 +106,9 @@ func TestSegmentFind(t *testing.T) {
 
 // TestLazyMatchesDecoded: a raw log, whose messages are read back from
 // the file, gives the surface, the outline and the texts that the same
-// log compressed with zstd gives, whose messages are kept decoded — for
+// log compressed with zstd gives, whose messages are kept decoded, and
+// each gives the same parsed and streamed (a zstd log's messages read
+// back by streaming it again) — for
 // the fixtures and, when it is here, every log of the corpus: tool
 // results, tool calls, checkpoints, legacy rows, interrupted messages.
 func TestLazyMatchesDecoded(t *testing.T) {
@@ -125,7 +127,14 @@ func TestLazyMatchesDecoded(t *testing.T) {
 		raw, zst := filepath.Join(dir, RawName), filepath.Join(dir, RawName+".zstd")
 		os.WriteFile(raw, data, 0o644)
 		os.WriteFile(zst, oneShotFrame(data), 0o644)
+		streamMin = 1 << 62
 		b, errB := readAllWays(t, zst)
+		streamMin = 0
+		bs, errBS := readAllWays(t, zst)
+		streamMin = 4 << 20
+		if fmt.Sprint(errB) != fmt.Sprint(errBS) || errB == nil && !reflect.DeepEqual(b, bs) {
+			t.Fatalf("%s: zstd parsed and streamed differ:\nparsed   %+v (%v)\nstreamed %+v (%v)", filepath.Base(path), b, errB, bs, errBS)
+		}
 		for _, min := range []int64{0, 1 << 62} { // streamed, parsed
 			streamMin = min
 			a, errA := readAllWays(t, raw)

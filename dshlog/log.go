@@ -582,7 +582,7 @@ const parallelMin = 4 << 20
 // the text is decoded in one pass, which applies the robustness rules
 // across the whole text.
 func (p *parsed) decodeHalves(fd feeder, text []byte) bool {
-	if len(text) < parallelMin || runtime.GOMAXPROCS(0) < 2 || p.err != nil || p.stopped {
+	if len(text) < parallelMin || runtime.GOMAXPROCS(0) < 2 || p.err != nil || p.stopped || p.sink != nil {
 		return false
 	}
 	mid := len(text) / 2

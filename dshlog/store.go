@@ -606,20 +606,18 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 }
 
 // lastSeq is the seq of the last event of the log at path, closers
-// included: a big raw log is streamed for it (no message kept), any
-// other parsed.
+// included: a big log is streamed for it (no message kept), any other
+// parsed.
 func (s *Store) lastSeq(ctx context.Context, id, path string) (int64, error) {
 	if s.streams(path) {
-		st, err := s.stream(ctx, path)
-		if err == nil && st.p.err == nil {
-			return st.lastSeq(), nil
-		}
-		if err == nil {
-			return -1, st.p.err
-		}
-		if !errors.Is(err, errNotRaw) {
+		st, err := s.stream(ctx, path, nil)
+		if err != nil {
 			return -1, err
 		}
+		if st.p.err != nil {
+			return -1, st.p.err
+		}
+		return st.lastSeq(), nil
 	}
 	p, err := s.loadID(ctx, id)
 	if err != nil {

@@ -12,13 +12,14 @@ import (
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// streamed is a raw log read in one pass and folded as it streams: what
+// streamed is a log read in one pass and folded as it streams: what
 // ReadOutline and WalkSurface need of a big log, keeping no message. A
 // message costs 5 bytes here (its projected length and kind, by its rank
-// among the log's messages) and its seq two bits (runList); every 64th
-// message's line offset is kept, so a message is found again by reading
-// at most 63 lines. A log of a million messages costs about 6 MB, where
-// a parse costs 80 bytes a message.
+// among the log's messages) and its seq two bits (runList). In a raw log
+// every 64th message's line offset is kept, so a message is found again
+// by reading at most 63 lines; a zstd log is streamed again, keeping the
+// messages asked for. A log of a million messages costs about 6 MB,
+// where a parse costs 80 bytes a message.
 type streamed struct {
 	p       *parsed // header, version, errors, closers; it keeps no event
 	msgs    bitset  // the seqs that are messages
@@ -31,6 +32,11 @@ type streamed struct {
 	fold    folder
 	foldErr error
 	closers map[int64]*event // the crash-repair closers, by seq
+	// A zstd log cannot be read at an offset: its messages are read back
+	// by streaming it again, keeping those of the seqs wanted (got).
+	want   map[int64]bool
+	got    map[int64]sessionref.Event
+	budget int // the projected bytes the next read back gathers
 }
 
 const (
@@ -39,9 +45,10 @@ const (
 	kindToolResult
 )
 
-// streamMin is the size from which a raw log that is not cached is read
-// for an outline or a walk by streaming (streamed), not parsed: below
-// it, a parse costs little and may serve the next read from the cache.
+// streamMin is the size from which a log that is not cached is read for
+// an outline or a walk by streaming (streamed), not parsed: below it, a
+// parse costs little and may serve the next read from the cache. A zstd
+// log is streamed from a sixteenth of it (its size on disk).
 var streamMin int64 = 4 << 20
 
 func newStreamed(path string) *streamed {
@@ -81,6 +88,9 @@ func (st *streamed) take(e *event, at int64) {
 		k |= kindToolResult
 	}
 	st.tlen, st.kinds = append(st.tlen, tl), append(st.kinds, k)
+	if st.want[e.seq] {
+		st.got[e.seq], _ = e.message() // a zstd log's: never lazy
+	}
 	st.foldErr = st.fold.take(e)
 }
 
@@ -102,56 +112,68 @@ func (st *streamed) seqOf(r int32) int64 {
 
 // lastSeq is the seq of the log's last event, closers included.
 func (st *streamed) lastSeq() int64 {
-	return max(st.p.events.next, st.p.closers.next) - 1
+	return max(st.p.events.next, st.p.tail.next, st.p.closers.next) - 1
 }
 
 // afterStreamRead, when set (tests), runs between a stream's read and its
 // check that the file is still the one read.
 var afterStreamRead func(path string)
 
-// errNotRaw: the log is zstd after all (its magic says so): it is parsed.
-var errNotRaw = errors.New("not a raw log")
-
-// stream reads the raw log at path by streaming it, again while it
-// changes under the read (up to five times).
-func (s *Store) stream(ctx context.Context, path string) (*streamed, error) {
-	return whileChanged(ctx, &path, func() (*streamed, error) { return s.streamOnce(ctx, path) })
+// stream reads the log at path by streaming it, again while it changes
+// under the read (up to five times). With want, the messages of those
+// seqs are kept (got): a zstd log's are read back this way.
+func (s *Store) stream(ctx context.Context, path string, want map[int64]bool) (*streamed, error) {
+	return whileChanged(ctx, &path, func() (*streamed, error) { return s.streamOnce(ctx, path, want) })
 }
 
-func (s *Store) streamOnce(ctx context.Context, path string) (*streamed, error) {
+func (s *Store) streamOnce(ctx context.Context, path string, want map[int64]bool) (*streamed, error) {
 	f, key, err := s.openLog(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if bytes.HasPrefix(readRange(f, 0, 4), zstdMagic) {
-		return nil, errNotRaw
-	}
 	if key.size > s.maxLogBytes {
 		return nil, logErr(path, 0, ErrTooLarge, "%d bytes on disk, over the cap of %d", key.size, s.maxLogBytes)
 	}
-	took, err := s.reading.acquire(ctx, key.size)
+	isZstd := strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(readRange(f, 0, 4), zstdMagic)
+	var data []byte // a zstd log's bytes
+	weight := key.size
+	if isZstd {
+		if data, err = readAll(f, 0, key.size); err != nil {
+			return nil, ioErr(path, err)
+		}
+		weight = int64(len(data)) + declaredSize(data, s.capFor(true, key.size))
+	}
+	took, err := s.reading.acquire(ctx, weight)
 	if err != nil {
 		return nil, ioErr(path, err)
 	}
 	defer s.reading.release(took)
 	st := newStreamed(path)
 	p := st.p
+	p.zstd = isZstd
+	if want != nil {
+		st.want, st.got = want, map[int64]sessionref.Event{}
+	}
 	head := headSum(f, key.size)
-	fd := feeder{ctx: ctx, cap: s.capFor(false, key.size)}
-	err = p.feedRaw(fd, f, 0, key.size)
+	fd := feeder{ctx: ctx, cap: s.capFor(isZstd, key.size)}
+	if isZstd {
+		err = p.feed(fd, data, 0) // and finish
+	} else {
+		err = p.feedRaw(fd, f, 0, key.size)
+	}
 	if afterStreamRead != nil {
 		afterStreamRead(path)
 	}
 	if err == nil && changed(f, key) && !grewOnly(f, key, p, head) {
 		return nil, errChanged
 	}
-	if err == nil {
+	if err == nil && !isZstd {
 		err = p.finish(fd, nil)
 	}
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			return nil, s.capErr(path, false, key.size)
+			return nil, s.capErr(path, isZstd, key.size)
 		}
 		return nil, ioErr(path, err)
 	}
@@ -183,11 +205,12 @@ func grewOnly(f *os.File, key fileKey, p *parsed, head uint64) bool {
 // read by streaming it: a raw log of streamMin bytes or more whose
 // current version is not cached.
 func (s *Store) streams(path string) bool {
-	if strings.HasSuffix(path, ".zstd") {
-		return false
-	}
 	key, err := s.statKey(path)
-	if err != nil || key.size < streamMin {
+	min := streamMin
+	if strings.HasSuffix(path, ".zstd") {
+		min /= 16 // JSON lines compress 5 to 50 times
+	}
+	if err != nil || key.size < min {
 		return false
 	}
 	s.mu.Lock()
@@ -209,9 +232,9 @@ func (s *Store) streamedID(ctx context.Context, id string) (st *streamed, ok boo
 	if !found || e.err != nil || !s.streams(e.path) {
 		return nil, false, nil // the parse's read says why
 	}
-	st, err = s.stream(ctx, e.path)
-	if errors.Is(err, errNotRaw) || errors.Is(err, ErrNotFound) {
-		return nil, false, nil // a zstd log; a log that moved, which the parse's read looks up again
+	st, err = s.stream(ctx, e.path, nil)
+	if errors.Is(err, ErrNotFound) {
+		return nil, false, nil // a log that moved, which the parse's read looks up again
 	}
 	if err != nil {
 		return nil, false, err
@@ -343,7 +366,14 @@ func (st *streamed) outline(s *Store) sessionref.Outline {
 		if err := ctx.Err(); err != nil {
 			return "", ioErr(st.p.path, err)
 		}
-		m, err := c.message(st.seqOf(ranks[i]))
+		seq := st.seqOf(ranks[i])
+		var m sessionref.Event
+		var err error
+		if st.p.zstd {
+			m, err = st.zstdText(ctx, s, seq, out.Messages, ranks)
+		} else {
+			m, err = c.message(seq)
+		}
 		if err != nil {
 			return "", ioErr(st.p.path, err)
 		}
@@ -352,8 +382,113 @@ func (st *streamed) outline(s *Store) sessionref.Outline {
 	return out
 }
 
+// zstdText returns the message of seq of a streamed zstd log: from what
+// the last read back kept, else by streaming the log again, keeping it
+// with the newest messages and the newest checkpoints up to a budget of
+// projected bytes (1 MiB, doubled at each read back) — what Prepare asks
+// for next.
+func (st *streamed) zstdText(ctx context.Context, s *Store, seq int64, msgs []sessionref.OutlineMessage, ranks []int32) (sessionref.Event, error) {
+	if m, ok := st.got[seq]; ok {
+		return m, nil
+	}
+	st.budget = max(2*st.budget, 1<<20)
+	seqs := []int64{seq}
+	for _, checkpoints := range []bool{false, true} {
+		n := 0
+		for j := len(msgs) - 1; j >= 0 && n < st.budget; j-- {
+			if !checkpoints || msgs[j].Checkpoint {
+				seqs = append(seqs, st.seqOf(ranks[j]))
+				n += msgs[j].Bytes
+			}
+		}
+	}
+	if err := st.readBack(ctx, s, seqs); err != nil {
+		return sessionref.Event{}, err
+	}
+	m, ok := st.got[seq]
+	if !ok {
+		return sessionref.Event{}, errChanged
+	}
+	return m, nil
+}
+
+// readBack streams a zstd log again, keeping the messages of seqs (got),
+// each checked against what the first read saw of it. A log that only
+// grew since is read as well.
+func (st *streamed) readBack(ctx context.Context, s *Store, seqs []int64) error {
+	want := make(map[int64]bool, len(seqs))
+	for _, seq := range seqs {
+		want[seq] = true
+	}
+	again, err := s.stream(ctx, st.p.path, want)
+	if err != nil {
+		return err
+	}
+	if k := again.p.key; k != st.p.key && !(k.sameFile(st.p.key) && k.size > st.p.key.size) {
+		return errChanged
+	}
+	for seq, m := range again.got {
+		r := st.rank(seq)
+		o, ok := sessionref.OutlineOf(&m)
+		if !st.msgs.has(seq) || ok != (st.tlen[r] >= 0) || ok && int32(o.Bytes) != st.tlen[r] ||
+			(m.Type == sessionref.EventToolResult) != (st.kinds[r]&kindToolResult != 0) {
+			return errChanged
+		}
+	}
+	st.got = again.got
+	return nil
+}
+
+// zstdWalk passes a streamed zstd log's surface to fn, reading it back a
+// chunk of the surface at a time (4 MiB of projected text or 65,536
+// messages): an index that keeps the start of a session reads it twice.
+func (st *streamed) zstdWalk(ctx context.Context, s *Store, fn func(e *sessionref.Event) bool) error {
+	var chunk []int64
+	size, stopped := 0, false
+	var err error
+	flush := func() bool {
+		if err = st.readBack(ctx, s, chunk); err != nil {
+			return false
+		}
+		for _, seq := range chunk {
+			m, ok := st.got[seq]
+			if !ok {
+				err = errChanged
+				return false
+			}
+			if !fn(&m) {
+				stopped = true
+				return false
+			}
+		}
+		chunk, size, st.got = chunk[:0], 0, nil
+		return true
+	}
+	st.runs.each(func(seq int64) bool {
+		chunk = append(chunk, seq)
+		size += max(int(st.tlen[st.rank(seq)]), 0)
+		if size >= walkChunkBytes || len(chunk) >= walkChunkLen {
+			return flush()
+		}
+		return true
+	})
+	if err == nil && !stopped && len(chunk) > 0 {
+		flush()
+	}
+	return err
+}
+
+// The chunks a zstd walk reads back at a time.
+const (
+	walkChunkBytes = 4 << 20
+	walkChunkLen   = 65536
+)
+
 // walk passes the streamed log's surface to fn (see Store.WalkSurface).
 func (st *streamed) walk(ctx context.Context, s *Store, fn func(e *sessionref.Event) bool) error {
+	if st.p.zstd {
+		return st.zstdWalk(ctx, s, fn)
+	}
 	r, err := s.lines(st.p, rawChunk)
 	if err != nil {
 		return err
