@@ -88,16 +88,21 @@
 // calls pending in its open turn, and T the text of its messages:
 //
 //   - an outline (ReadOutline, which Prepare uses) or a walk
-//     (WalkSurface, which the full-text index uses) of a raw log of 4 MiB
-//     or more whose parse is not cached streams it: the log is folded as
-//     it is read, one pass, keeping no message — the surface as runs of
-//     consecutive messages (one run for a log that only appends, at most
-//     three more a replace, about 70 bytes each), two bits a seq, 5
-//     bytes a message (its projected length and kind) and the offset of
-//     every 64th message's line. Messages are decoded again from the
-//     file when asked for: an outline's Text the ones a snapshot keeps, a
-//     walk each in turn (the lines of a block of 64 are found once). An
-//     outline adds 20 bytes a projected message. So Prepare holds M×25 +
+//     (WalkSurface, which the full-text index uses) of a log of 4 MiB or
+//     more (a zstd log: 256 KiB on disk) whose parse is not cached
+//     streams it: the log is folded as it is read, one pass, keeping no
+//     message — the surface as runs of consecutive messages (one run for
+//     a log that only appends, at most three more a replace, about 70
+//     bytes each), two bits a seq, 5 bytes a message (its projected
+//     length and kind) and, in a raw log, the offset of every 64th
+//     message's line. Messages are decoded again when asked for: an
+//     outline's Text the ones a snapshot keeps, a walk each in turn (the
+//     lines of a block of 64 are found once). A zstd log cannot be read
+//     at an offset: it is streamed again, keeping only the messages
+//     asked for and those likely next (an outline: the newest messages
+//     and checkpoints up to 1 MiB of text, doubled at each read back; a
+//     walk: 4 MiB of the surface at a time). An outline adds 20 bytes a
+//     projected message. So Prepare holds M×25 +
 //     R×70 + what the snapshot keeps (MaxReferenceBytes, the newest
 //     message and the checkpoints, each at most a record) + 17 MiB, and
 //     an index's walk M×5 + R×70 + what the index keeps, with R ≤ 3 × the
@@ -133,7 +138,9 @@
 // A garbage-collected heap needs up to twice its live size. Measured
 // (scripts/bench-hostile): a raw log of 1,000,000 small messages (253
 // MB): Prepare peaks at 44 MB resident, a Sync of it at 37 MB,
-// ReadSurface at 306 MB (it returns 1,000,000 messages); a log of
-// 100,000 pending calls: a Sync at 88 MB. Titles and headers are
+// ReadSurface at 306 MB (it returns 1,000,000 messages); a zstd log of
+// 950,000 messages (3.3 MB, 232 MB decoded): Prepare at 111 MB (the
+// zstd decoder's window included); a log of 100,000 pending calls: a
+// Sync at 88 MB. Titles and headers are
 // streamed and keep a few hundred bytes a log.
 package dshlog
