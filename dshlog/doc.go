@@ -139,8 +139,7 @@
 // (scripts/bench-hostile): a raw log of 1,000,000 small messages (253
 // MB): Prepare peaks at 44 MB resident, a Sync of it at 37 MB,
 // ReadSurface at 306 MB (it returns 1,000,000 messages); a zstd log of
-// 950,000 messages (3.3 MB, 232 MB decoded): Prepare at 111 MB (the
-// zstd decoder's window included); a log of 100,000 pending calls: a
-// Sync at 88 MB. Titles and headers are
+// 950,000 messages (3.3 MB, 232 MB decoded): Prepare at 76 MB; a log of
+// 100,000 pending calls: a Sync at 84 MB. Titles and headers are
 // streamed and keep a few hundred bytes a log.
 package dshlog

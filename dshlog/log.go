@@ -732,7 +732,11 @@ func (p *parsed) add(r record, n int, seg *segment, at int64, lineLen int) error
 		seg.lastTime = r.time0 + packedSpan(r.data)
 		return nil
 	}
-	ev, err := p.decodeEvent(r, p.line, at < 0)
+	keepText := at < 0 // a raw log's messages are read back from the file
+	if p.sink != nil {
+		keepText = p.sink.want[r.seq] // a streamed log keeps only what is read back
+	}
+	ev, err := p.decodeEvent(r, p.line, keepText)
 	if err != nil {
 		return err
 	}

@@ -62,6 +62,12 @@ func newStreamed(path string) *streamed {
 // take folds the next message, whose line starts at file offset at (-1
 // for a closer).
 func (st *streamed) take(e *event, at int64) {
+	if st.want != nil { // a read back: it only keeps what is wanted
+		if st.want[e.seq] {
+			st.got[e.seq], _ = e.message() // a zstd log's: never lazy
+		}
+		return
+	}
 	if st.foldErr != nil {
 		return // the read fails with it; nothing after matters
 	}
@@ -88,9 +94,6 @@ func (st *streamed) take(e *event, at int64) {
 		k |= kindToolResult
 	}
 	st.tlen, st.kinds = append(st.tlen, tl), append(st.kinds, k)
-	if st.want[e.seq] {
-		st.got[e.seq], _ = e.message() // a zstd log's: never lazy
-	}
 	st.foldErr = st.fold.take(e)
 }
 
@@ -427,10 +430,16 @@ func (st *streamed) readBack(ctx context.Context, s *Store, seqs []int64) error 
 	if k := again.p.key; k != st.p.key && !(k.sameFile(st.p.key) && k.size > st.p.key.size) {
 		return errChanged
 	}
+	if again.p.err != nil {
+		return errChanged // it read before: what it reads now is another log
+	}
 	for seq, m := range again.got {
+		if !st.msgs.has(seq) {
+			return errChanged
+		}
 		r := st.rank(seq)
 		o, ok := sessionref.OutlineOf(&m)
-		if !st.msgs.has(seq) || ok != (st.tlen[r] >= 0) || ok && int32(o.Bytes) != st.tlen[r] ||
+		if ok != (st.tlen[r] >= 0) || ok && int32(o.Bytes) != st.tlen[r] ||
 			(m.Type == sessionref.EventToolResult) != (st.kinds[r]&kindToolResult != 0) {
 			return errChanged
 		}
