@@ -112,32 +112,45 @@ func (u union) SessionVersions(ctx context.Context, ids []string) ([]string, err
 	if !ok {
 		return out, nil
 	}
+	_, theirs, err := u.split(ctx, ids)
+	if err != nil || len(theirs.ids) == 0 {
+		return out, err
+	}
+	vs, err := vl.SessionVersions(ctx, theirs.ids)
+	if err != nil || len(vs) != len(theirs.ids) {
+		return out, err
+	}
+	for k, i := range theirs.at {
+		out[i] = vs[k]
+	}
+	return out, nil
+}
+
+// idsAt is some of a call's ids and their places in it.
+type idsAt struct {
+	ids []string
+	at  []int
+}
+
+// split parts ids by the store that serves them: local when it lists
+// them, else the sessions root.
+func (u union) split(ctx context.Context, ids []string) (mine, theirs idsAt, err error) {
 	local, err := u.local.ListSessions(ctx)
 	if err != nil {
-		return nil, err
+		return idsAt{}, idsAt{}, err
 	}
 	isLocal := make(map[string]bool, len(local))
 	for _, h := range local {
 		isLocal[h.ID] = true
 	}
-	var theirs []string
-	var at []int
 	for i, id := range ids {
-		if !isLocal[id] {
-			theirs, at = append(theirs, id), append(at, i)
+		part := &theirs
+		if isLocal[id] {
+			part = &mine
 		}
+		part.ids, part.at = append(part.ids, id), append(part.at, i)
 	}
-	if len(theirs) == 0 {
-		return out, nil
-	}
-	vs, err := vl.SessionVersions(ctx, theirs)
-	if err != nil || len(vs) != len(theirs) {
-		return out, err
-	}
-	for k, i := range at {
-		out[i] = vs[k]
-	}
-	return out, nil
+	return mine, theirs, nil
 }
 
 // WalkSurface is discover's bounded read (discover.SurfaceWalker): a
@@ -170,29 +183,15 @@ func (u union) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error)
 	if !ok1 || !ok2 {
 		return nil, nil // discover reads every surface instead
 	}
-	local, err := u.local.ListSessions(ctx)
+	mine, theirs, err := u.split(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	isLocal := make(map[string]bool, len(local))
-	for _, h := range local {
-		isLocal[h.ID] = true
-	}
-	var mine, theirs []string
-	var mineAt, theirsAt []int
-	for i, id := range ids {
-		if isLocal[id] {
-			mine, mineAt = append(mine, id), append(mineAt, i)
-		} else {
-			theirs, theirsAt = append(theirs, id), append(theirsAt, i)
-		}
-	}
 	out := make([]*int64, len(ids))
 	for _, part := range []struct {
-		q   discover.SeqLister
-		ids []string
-		at  []int
-	}{{ls, mine, mineAt}, {rs, theirs, theirsAt}} {
+		q discover.SeqLister
+		idsAt
+	}{{ls, mine}, {rs, theirs}} {
 		if len(part.ids) == 0 {
 			continue
 		}

@@ -16,9 +16,9 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"os"
 	"path/filepath"
 
+	"github.com/dshkit/mentions/dshlog/internal/benchlog"
 	"github.com/dshkit/mentions/dshlog/internal/hostile"
 )
 
@@ -30,18 +30,7 @@ func main() {
 		log.Fatal("genhostile: -dir is required")
 	}
 	write := func(sub, id, name string, fn func(io.Writer) error) {
-		path := filepath.Join(*dir, sub, hostile.ProjectDir, id, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			log.Fatal(err)
-		}
-		f, err := os.Create(path)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := fn(f); err != nil {
-			log.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
+		if err := benchlog.WriteFile(filepath.Join(*dir, sub, hostile.ProjectDir, id, name), fn); err != nil {
 			log.Fatal(err)
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"os"
 	"path/filepath"
 
 	"github.com/dshkit/mentions/dshlog/internal/benchlog"
@@ -29,17 +28,7 @@ func main() {
 		log.Fatal("genlogs: -dir is required")
 	}
 	write := func(path string, fn func(io.Writer) error) {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			log.Fatal(err)
-		}
-		f, err := os.Create(path)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := fn(f); err != nil {
-			log.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
+		if err := benchlog.WriteFile(path, fn); err != nil {
 			log.Fatal(err)
 		}
 	}
