@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dshkit/mentions/internal/runes"
 	"strings"
 	"testing"
 	"unicode"
@@ -140,7 +141,7 @@ func checkSafeLine(t *testing.T, s string) {
 		if r == '\u200d' || unicode.Is(unicode.Variation_Selector, r) || r >= 0xE0020 && r <= 0xE007F {
 			continue
 		}
-		if hiddenRune(r) || r == '\n' {
+		if runes.Hidden(r) || r == '\n' {
 			t.Fatalf("%q holds %U", s, r)
 		}
 	}

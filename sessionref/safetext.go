@@ -1,6 +1,7 @@
 package sessionref
 
 import (
+	"github.com/dshkit/mentions/internal/runes"
 	"strconv"
 	"strings"
 	"unicode"
@@ -73,7 +74,7 @@ func safeLine(s string) string {
 				continue // prev stays the flag
 			}
 		default:
-			keep = !hiddenRune(r)
+			keep = !runes.Hidden(r)
 		}
 		if keep {
 			b.WriteRune(r)
@@ -96,17 +97,6 @@ func isSymbol(r rune) bool {
 }
 
 func isKeycapBase(r rune) bool { return r >= '0' && r <= '9' || r == '#' || r == '*' }
-
-// hiddenRune reports whether r is drawn invisibly or acted on by a
-// terminal.
-func hiddenRune(r rune) bool {
-	return unicode.IsControl(r) ||
-		unicode.Is(unicode.Cf, r) ||
-		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
-		unicode.Is(unicode.Variation_Selector, r) ||
-		r == '\u2028' || r == '\u2029' ||
-		unicode.Is(unicode.Noncharacter_Code_Point, r)
-}
 
 func writeEscape(b *strings.Builder, r rune) {
 	hex := strings.ToUpper(strconv.FormatUint(uint64(r), 16))

@@ -5,6 +5,7 @@ package textutil
 //go:generate go run gen_extpict.go
 
 import (
+	"github.com/dshkit/mentions/internal/runes"
 	"strconv"
 	"strings"
 	"unicode"
@@ -184,16 +185,16 @@ func writeCluster(b *strings.Builder, c string) {
 			// first character, so every terminal agrees with [Width]. A
 			// wide one (🎉) stays wide either way; U+FE0E, which would
 			// narrow it for some, is dropped.
-			if r == vs16 && prevKept && !hidden(rs[i-1]) && ansi.StringWidth(string(rs[0])) == 2 {
+			if r == vs16 && prevKept && !runes.Hidden(rs[i-1]) && ansi.StringWidth(string(rs[0])) == 2 {
 				b.WriteRune(r)
 			}
 			continue
 		case unicode.Is(unicode.Variation_Selector, r):
-			keep = prevKept && !hidden(rs[i-1])
+			keep = prevKept && !runes.Hidden(rs[i-1])
 		case isTag(r):
 			keep = i > 0 && i < tagsEnd
 		default:
-			keep = !hidden(r)
+			keep = !runes.Hidden(r)
 		}
 		if keep {
 			b.WriteRune(r)
@@ -219,18 +220,6 @@ const (
 	blackFlag = '\U0001F3F4'
 	cancelTag = '\U000E007F'
 )
-
-// hidden reports whether r is drawn invisibly or acted on by a terminal:
-// a control, a format character, another default-ignorable code point, a
-// line or paragraph separator or a noncharacter.
-func hidden(r rune) bool {
-	return unicode.IsControl(r) ||
-		unicode.Is(unicode.Cf, r) ||
-		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
-		unicode.Is(unicode.Variation_Selector, r) ||
-		r == '\u2028' || r == '\u2029' ||
-		unicode.Is(unicode.Noncharacter_Code_Point, r)
-}
 
 // isEmojiExtend reports whether r may sit between a pictograph and the
 // joiner that follows it: a mark, a variation selector or a skin-tone
