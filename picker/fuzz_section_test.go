@@ -7,9 +7,7 @@ import (
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dshkit/mentions/internal/textutil"
 )
 
 // FuzzItemsFit: whatever a host's item label, detail, section title and
@@ -37,35 +35,18 @@ func FuzzItemsFit(f *testing.F) {
 		}
 		m, _ = m.Update(NewItemsMsg(m, "b", query, items, err))
 		m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
-		v := m.View()
-		if v == "" {
-			return
-		}
-		r := m.Rect()
-		lines := strings.Split(v, "\n")
-		if len(lines) != r.H {
-			t.Fatalf("%d lines for rect %+v", len(lines), r)
-		}
-		for _, l := range lines {
-			if textutil.Width(l) != r.W {
-				t.Fatalf("a line of %d cells in a popup of %d:\n%s", textutil.Width(l), r.W, ansi.Strip(v))
+		marks := 0
+		checkPopupFits(t, m, func(c rune) {
+			if unicode.In(c, unicode.Mn, unicode.Me) {
+				marks++
+			} else {
+				marks = 0
 			}
-			marks := 0
-			for _, c := range ansi.Strip(l) {
-				if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
-					t.Fatalf("control %U in the view: %q", c, l)
-				}
-				if unicode.In(c, unicode.Mn, unicode.Me) {
-					marks++
-				} else {
-					marks = 0
-				}
-				// Corpus titles carry at most one mark a character.
-				if marks > maxMarks {
-					t.Fatalf("%d combining marks on one character: %q", marks, l)
-				}
+			// Corpus titles carry at most one mark a character.
+			if marks > maxMarks {
+				t.Fatalf("%d combining marks on one character: %q", marks, m.View())
 			}
-		}
+		})
 	})
 }
 

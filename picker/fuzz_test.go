@@ -59,25 +59,7 @@ func FuzzRowsFit(f *testing.F) {
 		m.SetAnchor(0, 11)
 		m, _ = m.Open(query)
 		m, _ = m.Update(NewFetchedMsg(m, query, items, nil))
-		r := m.Rect()
-		v := m.View()
-		if v == "" {
-			return
-		}
-		lines := strings.Split(v, "\n")
-		if len(lines) != r.H {
-			t.Fatalf("%d lines for rect %+v", len(lines), r)
-		}
-		for _, l := range lines {
-			if textutil.Width(l) != r.W {
-				t.Fatalf("a line of %d cells in a popup of %d:\n%s", textutil.Width(l), r.W, ansi.Strip(v))
-			}
-			for _, c := range ansi.Strip(l) {
-				if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
-					t.Fatalf("control %U in the view: %q", c, l)
-				}
-			}
-		}
+		checkPopupFits(t, m, func(rune) {})
 	})
 }
 
@@ -98,24 +80,33 @@ func FuzzHitsFit(f *testing.F) {
 		m, _ = m.Update(NewFetchedMsg(m, "q", corpus[:1], nil))
 		m, _ = m.Update(NewHitsMsg(m, "q", []Hit{hit, hit}, nil))
 		m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
-		v := m.View()
-		if v == "" {
-			return
-		}
-		r := m.Rect()
-		lines := strings.Split(v, "\n")
-		if len(lines) != r.H {
-			t.Fatalf("%d lines for rect %+v", len(lines), r)
-		}
-		for _, l := range lines {
-			if textutil.Width(l) != r.W {
-				t.Fatalf("a line of %d cells in a popup of %d:\n%s", textutil.Width(l), r.W, ansi.Strip(v))
-			}
-			for _, c := range ansi.Strip(l) {
-				if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
-					t.Fatalf("control %U in the view: %q", c, l)
-				}
-			}
-		}
+		checkPopupFits(t, m, func(rune) {})
 	})
+}
+
+// checkPopupFits fails unless the open popup's view is exactly its rect,
+// line by line in cells, with no control character; each character is
+// also passed to each (for further checks).
+func checkPopupFits(t *testing.T, m Model, each func(c rune)) {
+	t.Helper()
+	v := m.View()
+	if v == "" {
+		return
+	}
+	r := m.Rect()
+	lines := strings.Split(v, "\n")
+	if len(lines) != r.H {
+		t.Fatalf("%d lines for rect %+v", len(lines), r)
+	}
+	for _, l := range lines {
+		if textutil.Width(l) != r.W {
+			t.Fatalf("a line of %d cells in a popup of %d:\n%s", textutil.Width(l), r.W, ansi.Strip(v))
+		}
+		for _, c := range ansi.Strip(l) {
+			if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
+				t.Fatalf("control %U in the view: %q", c, l)
+			}
+			each(c)
+		}
+	}
 }
