@@ -7,7 +7,6 @@ import (
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
-
 )
 
 // FuzzItemsFit: whatever a host's item label, detail, section title and
