@@ -309,8 +309,8 @@ func TestLazyReadOfACutFile(t *testing.T) {
 // rewritten meanwhile is read again, and one that goes on being
 // rewritten is an error naming it, never a mix of two versions.
 func TestStreamWhileWritten(t *testing.T) {
-	streamMin = 0
-	defer func() { streamMin, afterStreamRead = 4<<20, nil }()
+	streamMin, retryPause = 0, 0 // the reads again do not wait on the clock
+	defer func() { streamMin, afterStreamRead, retryPause = 4<<20, nil, 5*time.Millisecond }()
 	dir := t.TempDir()
 	path, _ := writeMessages(t, dir, "live", 500, 60)
 	s := listed(t, dir, WithCacheBytes(1))

@@ -189,15 +189,19 @@ func changed(f *os.File, key fileKey) bool {
 	return err != nil || fileKeyOf(fi) != key
 }
 
-// retry waits a little before reading a file that changed while read.
+// retry waits a little before reading a file that changed while read:
+// retryPause more at each attempt.
 func retry(ctx context.Context, attempt int) error {
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-time.After(time.Duration(attempt+1) * 5 * time.Millisecond):
+	case <-time.After(time.Duration(attempt+1) * retryPause):
 		return nil
 	}
 }
+
+// retryPause is the first wait of retry (tests set it to nothing).
+var retryPause = 5 * time.Millisecond
 
 // load returns the parsed log, re-reading only what changed: a file that
 // grew (same file, the bytes before the last stop unchanged) is decoded
