@@ -17,7 +17,7 @@ import (
 // the draft stays. Run the returned Cmd; it fetches for an open popup.
 // Setting the same target again does nothing.
 func (m *Model) SetTarget(t sessionref.Target) tea.Cmd {
-	key := targetKeyOf(t)
+	key := t.Key()
 	if m.hasTarget && key == m.targetKey {
 		m.target = t
 		return nil
@@ -33,14 +33,6 @@ func (m *Model) SetTarget(t sessionref.Target) tea.Cmd {
 
 // Target returns the session set with [Model.SetTarget], if any.
 func (m Model) Target() (sessionref.Target, bool) { return m.target, m.hasTarget }
-
-// targetKeyOf is a comparable form of a target.
-func targetKeyOf(t sessionref.Target) string {
-	if t.Cwd == nil {
-		return t.ID + "\x00"
-	}
-	return t.ID + "\x01" + *t.Cwd
-}
 
 // retargeted is the error a submit ends with when the host switched
 // sessions while it was preparing.

@@ -294,10 +294,7 @@ func (m Model) followPreview(cmd tea.Cmd) (Model, tea.Cmd) {
 	m.pv.busy, m.pv.reading = true, k
 	m.pv.readSeq++
 	m.pv.reads++
-	ctx, cancel := context.WithCancel(context.Background())
-	if m.hasTarget {
-		ctx = ContextWithTarget(ctx, m.target)
-	}
+	ctx, cancel := m.fetchContext()
 	m.pv.cancel = cancel
 	read := previewCmd(m.previewer, ctx, m.id, m.pv.readSeq, k, c)
 	return m, tea.Batch(cmd, read)

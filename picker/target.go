@@ -29,19 +29,10 @@ func TargetFromContext(ctx context.Context) (sessionref.Target, bool) {
 	return t, ok
 }
 
-// targetKey is a comparable form of a target, for the cache and for
-// telling an answer for the old target from one for the new.
-func targetKey(t sessionref.Target) string {
-	if t.Cwd == nil {
-		return t.ID + "\x00"
-	}
-	return t.ID + "\x01" + *t.Cwd
-}
-
 // WithTarget sets the session the picker lists candidates for, as
 // [Model.SetTarget] does later.
 func WithTarget(t sessionref.Target) Option {
-	return func(m *Model) { m.target, m.hasTarget, m.targetKey = t, true, targetKey(t) }
+	return func(m *Model) { m.target, m.hasTarget, m.targetKey = t, true, t.Key() }
 }
 
 // Target returns the session the picker lists candidates for, when one
@@ -58,7 +49,7 @@ func (m Model) Target() (sessionref.Target, bool) { return m.target, m.hasTarget
 // again; a pick waiting for its first match is dropped. Setting the same
 // target again does nothing.
 func (m Model) SetTarget(t sessionref.Target) (Model, tea.Cmd) {
-	key := targetKey(t)
+	key := t.Key()
 	if m.hasTarget && key == m.targetKey {
 		m.target = t
 		return m, nil

@@ -92,6 +92,16 @@ type Target struct {
 	Cwd *string
 }
 
+// Key is a comparable form of t: equal for two targets of the same ID
+// and working directory, for a component that must tell an answer for
+// the session it asked about from one for the session now current.
+func (t Target) Key() string {
+	if t.Cwd == nil {
+		return t.ID + "\x00"
+	}
+	return t.ID + "\x01" + *t.Cwd
+}
+
 // Candidate is one session offered for a mention.
 type Candidate struct {
 	// SessionID is the candidate's id.
