@@ -100,8 +100,9 @@
 //     lines of a block of 64 are found once). A zstd log cannot be read
 //     at an offset: it is streamed again, keeping only the messages
 //     asked for and those likely next (an outline: the newest messages
-//     and checkpoints up to 1 MiB of text, doubled at each read back; a
-//     walk: 4 MiB of the surface at a time). An outline adds 20 bytes a
+//     and checkpoints up to 1 MiB of text, a walk the next 4 MiB of the
+//     surface; both doubled at each read back, so a log is decoded a
+//     logarithmic number of times). An outline adds 20 bytes a
 //     projected message. So Prepare holds M×25 +
 //     R×70 + what the snapshot keeps (MaxReferenceBytes, the newest
 //     message and the checkpoints, each at most a record) + 17 MiB, and

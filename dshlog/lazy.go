@@ -53,7 +53,7 @@ func (s *Store) openParsed(p *parsed) (*os.File, error) {
 // still holds what p parsed: the same version, or the same file grown by
 // an append.
 func (p *parsed) stillHolds(f *os.File, key fileKey) bool {
-	return key == p.key || key.sameFile(p.key) && key.size > p.key.size && appendOnly(f, p.committed, p.mark, p.headSum)
+	return key == p.key || key.grownFrom(p.key) && appendOnly(f, p.committed, p.mark, p.headSum)
 }
 
 // message returns e, a lazy message of r's parse, decoded again from its

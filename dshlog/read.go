@@ -163,12 +163,17 @@ func readAll(f *os.File, from, size int64) ([]byte, error) {
 // append: the file still holds mark just before offset, and its first
 // bytes still hash to head (see headSum).
 func appendOnly(f *os.File, offset int64, mark []byte, head uint64) bool {
+	return markThere(f, offset, mark) && headSum(f, offset) == head
+}
+
+// markThere reports whether the file holds mark just before offset.
+func markThere(f *os.File, offset int64, mark []byte) bool {
 	if offset < int64(len(mark)) {
 		return false
 	}
 	got := make([]byte, len(mark))
 	n, _ := f.ReadAt(got, offset-int64(len(mark)))
-	return n == len(mark) && bytes.Equal(got, mark) && headSum(f, offset) == head
+	return n == len(mark) && bytes.Equal(got, mark)
 }
 
 // headLen is how many of a log's first bytes are hashed to tell an
@@ -267,7 +272,7 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 	}
 	// Same size and a new key (a time, the mode) is a rewrite in place, not
 	// an append: read in full.
-	grew := c != nil && c.key.sameFile(key) && key.size > c.key.size && c.p.err == nil && !c.p.stopped &&
+	grew := c != nil && key.grownFrom(c.key) && c.p.err == nil && !c.p.stopped &&
 		appendOnly(f, c.p.committed, c.p.mark, c.p.headSum)
 	var p *parsed
 	base := int64(0)
@@ -383,7 +388,7 @@ func (s *Store) scanTitle(ctx context.Context, path string, prev *titleEntry) (*
 	}
 	defer f.Close()
 	e := &titleEntry{path: path, key: key, tooLong: -1, tailLong: -1}
-	if prev != nil && prev.err == nil && prev.key.sameFile(key) && key.size > prev.key.size &&
+	if prev != nil && prev.err == nil && key.grownFrom(prev.key) &&
 		appendOnly(f, prev.committed, prev.mark, prev.headSum) {
 		e.committed, e.mark, e.title, e.decoded, e.tooLong = prev.committed, prev.mark, prev.title, prev.decoded, prev.tooLong
 	}

@@ -134,6 +134,10 @@ type fileKey struct {
 // system tells.
 func (k fileKey) sameFile(o fileKey) bool { return k.dev == o.dev && k.ino == o.ino }
 
+// grownFrom reports whether k is o's file, bigger: what an append makes
+// (the bytes read before must still be checked to be there).
+func (k fileKey) grownFrom(o fileKey) bool { return k.sameFile(o) && k.size > o.size }
+
 type cachedHeader struct {
 	key  fileKey
 	info Info

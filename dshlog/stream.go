@@ -192,16 +192,15 @@ func (s *Store) streamOnce(ctx context.Context, path string, want map[int64]bool
 
 // grewOnly reports whether f, read up to key's size, has since only had
 // lines appended (a live session): the same file, bigger, its first
-// bytes still hashing to head and the bytes before what p read still
-// there. What p read is then what the file holds.
+// bytes still hashing to head (as hashed before the read) and the bytes
+// before what p read still there. What p read is then what the file
+// holds.
 func grewOnly(f *os.File, key fileKey, p *parsed, head uint64) bool {
 	fi, err := f.Stat()
-	if err != nil {
+	if err != nil || !fileKeyOf(fi).grownFrom(key) {
 		return false
 	}
-	now := fileKeyOf(fi)
-	return now.sameFile(key) && now.size > key.size && headSum(f, key.size) == head &&
-		appendOnly(f, p.committed, p.mark, headSum(f, p.committed))
+	return markThere(f, p.committed, p.mark) && headSum(f, key.size) == head
 }
 
 // streams reports whether an outline or a walk of the log at path is
@@ -221,7 +220,7 @@ func (s *Store) streams(path string) bool {
 	s.mu.Unlock()
 	// A cached parse of this file that only grew since is extended by
 	// what was appended, which costs less than a read in full.
-	return c == nil || c.key != key && !(c.key.sameFile(key) && key.size > c.key.size)
+	return c == nil || c.key != key && !key.grownFrom(c.key)
 }
 
 // streamedID streams the log of session id when it should be (see
@@ -281,11 +280,15 @@ func (c *cursor) message(seq int64) (sessionref.Event, error) {
 			c.at[i] = -1
 		}
 	}
-	var line []byte
+	var rec record
 	if at := c.at[rank%64]; at >= 0 {
-		var err error
-		if line, err = c.r.line(at, int(c.n[rank%64])); err != nil {
+		line, err := c.r.line(at, int(c.n[rank%64]))
+		if err != nil {
 			return sessionref.Event{}, err
+		}
+		var ok bool
+		if rec, ok = c.messageRecord(line); !ok {
+			return sessionref.Event{}, errChanged
 		}
 	} else {
 		for {
@@ -295,16 +298,16 @@ func (c *cursor) message(seq int64) (sessionref.Event, error) {
 			}
 			at := c.scan
 			c.scan = next
-			lineSeq, ok := c.messageSeq(l)
+			lr, ok := c.messageRecord(l)
 			if !ok {
 				continue
 			}
-			r := c.st.rank(lineSeq)
+			r := c.st.rank(lr.seq)
 			if r/64 == c.block {
 				c.at[r%64], c.n[r%64] = at, int32(len(l))
 			}
 			if r == rank {
-				line = l
+				rec = lr // decoded once: used before the next line is read
 				break
 			}
 			if r > rank {
@@ -312,8 +315,7 @@ func (c *cursor) message(seq int64) (sessionref.Event, error) {
 			}
 		}
 	}
-	rec, _, err := decodeRecord(&c.r.jp, line)
-	if err != nil || isPacked(rec.typ) || rec.seq != seq {
+	if rec.seq != seq {
 		return sessionref.Event{}, errChanged
 	}
 	ev, err := c.r.p.decodeEvent(rec, 0, true)
@@ -327,14 +329,14 @@ func (c *cursor) message(seq int64) (sessionref.Event, error) {
 	return m, nil
 }
 
-// messageSeq is the seq of line's record when it is one of the log's
-// messages.
-func (c *cursor) messageSeq(line []byte) (int64, bool) {
+// messageRecord is line's record when it is one of the log's messages,
+// valid until the cursor decodes another line.
+func (c *cursor) messageRecord(line []byte) (record, bool) {
 	rec, _, err := decodeRecord(&c.r.jp, line)
 	if err != nil || isPacked(rec.typ) || !c.st.msgs.has(rec.seq) {
-		return 0, false
+		return record{}, false
 	}
-	return rec.seq, true
+	return rec, true
 }
 
 // outline is the streamed log's outline (see Store.ReadOutline).
@@ -427,7 +429,7 @@ func (st *streamed) readBack(ctx context.Context, s *Store, seqs []int64) error 
 	if err != nil {
 		return err
 	}
-	if k := again.p.key; k != st.p.key && !(k.sameFile(st.p.key) && k.size > st.p.key.size) {
+	if k := again.p.key; k != st.p.key && !k.grownFrom(st.p.key) {
 		return errChanged
 	}
 	if again.p.err != nil {
@@ -449,11 +451,15 @@ func (st *streamed) readBack(ctx context.Context, s *Store, seqs []int64) error 
 }
 
 // zstdWalk passes a streamed zstd log's surface to fn, reading it back a
-// chunk of the surface at a time (4 MiB of projected text or 65,536
-// messages): an index that keeps the start of a session reads it twice.
+// chunk of the surface at a time — 4 MiB of projected text or 65,536
+// messages, both doubled after each read back — so an index that keeps
+// the start of a session decodes it twice, and a walk to the end of a
+// log of T bytes of text decodes it at most log2(T/4 MiB) + 2 times,
+// holding at most the last chunk (about half the text).
 func (st *streamed) zstdWalk(ctx context.Context, s *Store, fn func(e *sessionref.Event) bool) error {
 	var chunk []int64
 	size, stopped := 0, false
+	maxBytes, maxLen := walkChunkBytes, walkChunkLen
 	var err error
 	flush := func() bool {
 		if err = st.readBack(ctx, s, chunk); err != nil {
@@ -471,12 +477,13 @@ func (st *streamed) zstdWalk(ctx context.Context, s *Store, fn func(e *sessionre
 			}
 		}
 		chunk, size, st.got = chunk[:0], 0, nil
+		maxBytes, maxLen = 2*maxBytes, 2*maxLen
 		return true
 	}
 	st.runs.each(func(seq int64) bool {
 		chunk = append(chunk, seq)
 		size += max(int(st.tlen[st.rank(seq)]), 0)
-		if size >= walkChunkBytes || len(chunk) >= walkChunkLen {
+		if size >= maxBytes || len(chunk) >= maxLen {
 			return flush()
 		}
 		return true
@@ -487,7 +494,7 @@ func (st *streamed) zstdWalk(ctx context.Context, s *Store, fn func(e *sessionre
 	return err
 }
 
-// The chunks a zstd walk reads back at a time.
+// The first chunk a zstd walk reads back.
 const (
 	walkChunkBytes = 4 << 20
 	walkChunkLen   = 65536
