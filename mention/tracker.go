@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -23,14 +22,11 @@ type Span struct {
 }
 
 // Chip is how a reference shows in an editor: "@" and its label (its id
-// when it has none), made safe to draw (controls and bidi shown escaped)
-// and at most [picker.MaxLabelWidth] cells.
+// when it has none) as the picker shows a session's label
+// ([picker.MentionLabel]: safe to draw, at most [picker.MaxLabelWidth]
+// cells, never cut inside a character or an escape).
 func Chip(ref sessionref.Reference) string {
-	label := strings.Join(strings.Fields(textutil.Inline(ref.LabelOrID())), " ")
-	if textutil.Width(label) > picker.MaxLabelWidth {
-		label = strings.TrimRight(textutil.Truncate(label, picker.MaxLabelWidth-1, ""), " ") + "…"
-	}
-	return "@" + label
+	return "@" + picker.MentionLabel(ref.LabelOrID())
 }
 
 // Tracker follows the mentions of a text that an editor it does not own

@@ -1,6 +1,7 @@
 package mention
 
 import (
+	"github.com/dshkit/mentions/picker"
 	"strings"
 	"testing"
 
@@ -200,5 +201,16 @@ func TestReplaceInsertsHostText(t *testing.T) {
 	res := tr.Replace("main.go", nil, cur)
 	if res.Text != "read main.go " || res.Open || len(tr.Spans()) != 0 {
 		t.Fatalf("%+v", res)
+	}
+}
+
+// TestChipCutsWhole: a long label with a bidi override shows in the
+// editor as the picker shows it: cut between whole characters and
+// escapes, never inside an escape.
+func TestChipCutsWhole(t *testing.T) {
+	label := strings.Repeat("a", 36) + "\u202e" + strings.Repeat("b", 10)
+	chip := Chip(sessionref.Reference{SessionID: "s", Label: &label})
+	if chip != "@"+picker.MentionLabel(label) || strings.Contains(chip, `\u2…`) {
+		t.Fatalf("chip %q, the picker's label %q", chip, picker.MentionLabel(label))
 	}
 }
