@@ -37,8 +37,10 @@
 // While the picker is open, route every message you do not handle
 // yourself to [Model.Update]: besides keys and mouse messages, the
 // picker's work arrives as messages — the answers ([FetchedMsg],
-// [HitsMsg]) and an unexported timer that shows "searching…" when a
-// fetch is slow. The simplest host passes its default branch to it (see
+// [HitsMsg], a host section's [ItemsMsg]) and two unexported ones: the
+// timer that shows "searching…" when a fetch is slow and the preview's
+// read. A host that routes by message type instead sends the picker
+// every type it does not know. The simplest host passes its default branch to it (see
 // Example (Routing)). Routing every message is always safe: one for
 // another picker, an older query or a closed picker is ignored. A
 // [tea.WindowSizeMsg] sets the screen size, as [Model.SetScreenSize]
