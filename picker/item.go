@@ -3,7 +3,6 @@ package picker
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/dshkit/mentions/internal/textutil"
 )
@@ -23,36 +22,24 @@ const maxMarks = 4
 // character, through the module's sanitiser.
 func itemText(s string) string {
 	if len(s) > maxItemBytes {
-		cut := maxItemBytes
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
+		s = textutil.CutUTF8(s, maxItemBytes) + "…"
 	}
-	marks, tame := 0, true
-	for _, r := range s {
-		if unicode.In(r, unicode.Mn, unicode.Me) {
-			if marks++; marks > maxMarks {
-				tame = false
-				break
-			}
-		} else {
+	var b strings.Builder // only once a mark is dropped
+	marks := 0
+	for i, r := range s {
+		if !unicode.In(r, unicode.Mn, unicode.Me) {
 			marks = 0
-		}
-	}
-	if !tame {
-		var b strings.Builder
-		marks = 0
-		for _, r := range s {
-			if unicode.In(r, unicode.Mn, unicode.Me) {
-				if marks++; marks > maxMarks {
-					continue
-				}
-			} else {
-				marks = 0
+		} else if marks++; marks > maxMarks {
+			if b.Len() == 0 {
+				b.WriteString(s[:i])
 			}
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteRune(r)
 		}
+	}
+	if b.Len() > 0 {
 		s = b.String()
 	}
 	return textutil.Inline(s)
