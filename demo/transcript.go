@@ -77,21 +77,26 @@ func (m *Model) showCard(seq int64) {
 // expanded is shown from its top; one rendered again after a resize or a
 // restyle leaves the scroll where it is.
 func (m *Model) onRendered(msg card.RenderedMsg) {
+	done, shown := false, int64(-1)
 	for seq, c := range m.cards {
 		if !c.Rendering() {
 			continue
 		}
 		c, _ = c.Update(msg)
 		m.cards[seq] = c
-		if c.Rendering() {
-			continue
+		if !c.Rendering() {
+			done = true
+			if seq == m.expanding {
+				shown = seq
+			}
 		}
-		if seq == m.expanding {
-			m.expanding = -1
-			m.showCard(seq)
-		} else {
-			m.rebuild()
-		}
+	}
+	switch {
+	case shown >= 0: // the transcript is laid out once, from that card's top
+		m.expanding = -1
+		m.showCard(shown)
+	case done:
+		m.rebuild()
 	}
 }
 
