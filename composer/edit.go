@@ -2,6 +2,7 @@ package composer
 
 import (
 	"fmt"
+	rules "github.com/dshkit/mentions/mention"
 	"slices"
 	"strings"
 
@@ -147,7 +148,7 @@ func (m Model) updatePicker(msg tea.Msg) (Model, tea.Cmd) {
 // typeText inserts typed text; see follow for when that opens the
 // picker.
 func (m Model) typeText(s string) (Model, tea.Cmd) {
-	if m.picker.IsOpen() && m.pickEnd < 0 && isSpaceText(s) && m.matchedNothing() {
+	if m.pickEnd < 0 && rules.EndsQuery(m.picker, s) {
 		// A space after a query that matched nothing: the '@' was not a
 		// mention after all, and the text goes on as prose.
 		m.closePicker()

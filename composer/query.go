@@ -140,13 +140,6 @@ func (m *Model) undismissAround(c int, deleting bool) {
 	m.atoms[i].dismissed = false
 }
 
-// matchedNothing reports whether the open picker's answers for its
-// current query are in and hold no row, in any section: no session by
-// title or in its full-text hits, and no host's item.
-func (m Model) matchedNothing() bool {
-	return m.picker.Settled() && m.picker.Err() == nil && m.picker.Len() == 0
-}
-
 func (m *Model) closePicker() {
 	if m.picker.IsOpen() {
 		m.picker = m.picker.Close()

@@ -128,6 +128,10 @@ func (a *Textarea) Update(ta *textarea.Model, msg tea.Msg) tea.Cmd {
 		if a.picker.WantsKey(msg) {
 			return a.updatePicker(ta, msg)
 		}
+		if !a.waiting && EndsQuery(a.picker, msg.Text) {
+			a.closePicker()
+			a.tracker.Dismiss()
+		}
 		switch {
 		case key.Matches(msg, ta.KeyMap.DeleteCharacterBackward):
 			if res, ok := a.tracker.DeleteBefore(cursorOffset(*ta)); ok {

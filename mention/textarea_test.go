@@ -184,3 +184,28 @@ func TestTextareaPickWaitsForItsAnswer(t *testing.T) {
 		t.Fatalf("cursor at %d, want the end", got)
 	}
 }
+
+// TestTextareaSpaceAfterNoMatch: as in the composer, a space typed after
+// a query whose answers are in and match nothing ends the query as
+// prose: the picker closes, the text stays, and typing on does not
+// reopen it; before the answer, the space stays part of the query.
+func TestTextareaSpaceAfterNoMatch(t *testing.T) {
+	a, ta := newPair(t, 40)
+	typeKeys(&a, &ta, "mail @nobody")
+	p := a.Picker()
+	a.Update(&ta, picker.NewFetchedMsg(p, p.Query(), nil, nil))
+	typeKeys(&a, &ta, " ")
+	if a.Picker().IsOpen() {
+		t.Fatal("a space after a query that matched nothing left the picker open")
+	}
+	typeKeys(&a, &ta, "and more")
+	if a.Picker().IsOpen() || ta.Value() != "mail @nobody and more" || a.Value(ta) != "mail @nobody and more" {
+		t.Fatalf("open %v, %q / %q", a.Picker().IsOpen(), ta.Value(), a.Value(ta))
+	}
+
+	b, tb := newPair(t, 40)
+	typeKeys(&b, &tb, "see @fix ")
+	if !b.Picker().IsOpen() {
+		t.Fatal("a space before the answer closed the picker")
+	}
+}

@@ -29,6 +29,17 @@ func Chip(ref sessionref.Reference) string {
 	return "@" + picker.MentionLabel(ref.LabelOrID())
 }
 
+// EndsQuery reports whether typing text while p is open for an @query
+// ends the query as prose: a space typed after a query whose answers are
+// all in and hold no row in any section (no session, no hit, no host
+// item) — the '@' was not a mention after all. The composer and
+// [Textarea] apply it; an editor of its own closes the picker and
+// dismisses the query ([Tracker.Dismiss]) before it takes the space.
+func EndsQuery(p picker.Model, text string) bool {
+	return p.IsOpen() && text != "" && strings.TrimFunc(text, unicode.IsSpace) == "" &&
+		p.Settled() && p.Err() == nil && p.Len() == 0
+}
+
 // Tracker follows the mentions of a text that an editor it does not own
 // changes: it keeps the spans of the tokens through any edit, knows when a
 // mention query is pending, and gives the canonical text to send. It
