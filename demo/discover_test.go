@@ -137,7 +137,14 @@ func TestIndexFollowsTheStore(t *testing.T) {
 		withDiscovery(o)
 		store = o.Store.(*fakestore.Store)
 		o.Resync = 50 * time.Millisecond
-		o.tick = tea.Tick // the Resync runs on the wall clock
+		// The Resync's wait ends at once (no wall clock); no other
+		// timer fires.
+		o.tick = func(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+			if d != o.Resync {
+				return nil
+			}
+			return func() tea.Msg { return f(time.Time{}) }
+		}
 	})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	waitFor(t, tm, "No messages yet")
