@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dshkit/mentions/internal/runes"
+	"github.com/dshkit/mentions/internal/plain"
 	"strings"
 	"testing"
 	"unicode"
@@ -141,7 +141,7 @@ func checkSafeLine(t *testing.T, s string) {
 		if r == '\u200d' || unicode.Is(unicode.Variation_Selector, r) || r >= 0xE0020 && r <= 0xE007F {
 			continue
 		}
-		if runes.Hidden(r) || r == '\n' {
+		if plain.Hidden(r) || r == '\n' {
 			t.Fatalf("%q holds %U", s, r)
 		}
 	}

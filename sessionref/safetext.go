@@ -1,8 +1,6 @@
 package sessionref
 
 import (
-	"github.com/dshkit/mentions/internal/runes"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -31,14 +29,14 @@ import (
 // components do: a variation selector after a narrow character, a very
 // long run of combining marks).
 func safeLine(s string) string {
-	plain := true
+	ascii := true
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7F {
-			plain = false
+			ascii = false
 			break
 		}
 	}
-	if plain {
+	if ascii {
 		return s
 	}
 	var b strings.Builder
@@ -74,7 +72,7 @@ func safeLine(s string) string {
 				continue // prev stays the flag
 			}
 		default:
-			keep = !runes.Hidden(r)
+			keep = !plain.Hidden(r)
 		}
 		if keep {
 			b.WriteRune(r)
@@ -84,7 +82,7 @@ func safeLine(s string) string {
 			inFlag = r == '\U0001F3F4'
 			continue
 		}
-		writeEscape(&b, r)
+		plain.WriteEscape(&b, r)
 		prev, inFlag = -1, false
 	}
 	return b.String()
@@ -97,19 +95,6 @@ func isSymbol(r rune) bool {
 }
 
 func isKeycapBase(r rune) bool { return r >= '0' && r <= '9' || r == '#' || r == '*' }
-
-func writeEscape(b *strings.Builder, r rune) {
-	hex := strings.ToUpper(strconv.FormatUint(uint64(r), 16))
-	switch {
-	case r < 0x100:
-		b.WriteString(`\x` + strings.Repeat("0", 2-len(hex)))
-	case r <= 0xFFFF:
-		b.WriteString(`\u` + strings.Repeat("0", 4-len(hex)))
-	default:
-		b.WriteString(`\U` + strings.Repeat("0", 8-len(hex)))
-	}
-	b.WriteString(hex)
-}
 
 // shortIDRunes is the most runes shortID keeps of an id that is not a
 // UUID.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dshkit/mentions/internal/plain"
 	"time"
 )
 
@@ -18,16 +19,8 @@ func Millis(t time.Time) int64 {
 	return t.UnixMilli()
 }
 
-const (
-	// earliestMillis is 2000-01-01T00:00:00Z in Unix milliseconds: no
-	// session is older.
-	earliestMillis = 946_684_800_000
-	// earliestSeconds is the same instant in seconds.
-	earliestSeconds = earliestMillis / 1000
-	// clockSlack is how far ahead of now a time may lie and still be
-	// believed (the clocks of two machines differ).
-	clockSlack = 24 * time.Hour
-)
+// earliestSeconds is plain.EarliestMillis in seconds.
+const earliestSeconds = plain.EarliestMillis / 1000
 
 // LooksLikeSeconds reports whether a value meant as Unix milliseconds is
 // really Unix seconds: read as seconds it falls between 2000-01-01 and a
@@ -35,19 +28,13 @@ const (
 // which no session has. The picker shows such an age as "secs?" rather
 // than as unknown, so the mistake shows.
 func LooksLikeSeconds(unixMs int64, now time.Time) bool {
-	return unixMs >= earliestSeconds && unixMs <= now.Add(clockSlack).Unix()
+	return unixMs >= earliestSeconds && unixMs <= now.Add(plain.ClockSlack).Unix()
 }
 
 // looksTooLarge reports whether a value meant as Unix milliseconds lies
 // more than a thousand years ahead of now: microseconds or nanoseconds.
 func looksTooLarge(unixMs int64, now time.Time) bool {
 	return unixMs/1000 > now.UnixMilli()
-}
-
-// plausibleMillis reports whether v reads as a session's time in Unix
-// milliseconds: not before 2000, not more than a day ahead of now.
-func plausibleMillis(v int64, now time.Time) bool {
-	return v >= earliestMillis && v <= now.Add(clockSlack).UnixMilli()
 }
 
 // StoreIssue is one thing [CheckStore] found wrong with what a store
@@ -118,7 +105,7 @@ func checkStore(ctx context.Context, q SessionQuery, now time.Time) error {
 		if byUpdate {
 			a, b, field = headers[i-1].UpdatedAt, headers[i].UpdatedAt, "UpdatedAt"
 		}
-		if plausibleMillis(a, now) && plausibleMillis(b, now) && b > a {
+		if plain.PlausibleMillis(a, now) && plain.PlausibleMillis(b, now) && b > a {
 			issue(headers[i].ID, "listed after %s although its %s is later: ListSessions lists newest first", shortID(headers[i-1].ID), field)
 			break
 		}

@@ -3,7 +3,12 @@
 // without the core importing terminal code.
 package plain
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
 
 // Bytes renders a byte count in binary units, the one way the module
 // prints sizes: whole units when exact ("64 KiB", "2 MiB"), one decimal
@@ -45,4 +50,56 @@ func IsUUID(s string) bool {
 		}
 	}
 	return true
+}
+
+// The times believed of a session, in Unix milliseconds.
+const (
+	// EarliestMillis is 2000-01-01T00:00:00Z: no session is older; an
+	// earlier time (a fixture's 2 ms after the epoch, a clock never set,
+	// seconds written as milliseconds) is not a session's.
+	EarliestMillis = 946_684_800_000
+	// ClockSlack is how far ahead of now a time may lie and still be
+	// believed (the clocks of two machines differ).
+	ClockSlack = 24 * time.Hour
+)
+
+// PlausibleMillis reports whether v reads as a session's time in Unix
+// milliseconds: not before 2000, not more than a day ahead of now.
+func PlausibleMillis(v int64, now time.Time) bool {
+	return v >= EarliestMillis && v <= now.Add(ClockSlack).UnixMilli()
+}
+
+// WriteEscape writes r as a Go-style escape (\x1B, \u202E, \U000E0001),
+// the way every sanitiser of the module shows a character it will not
+// draw.
+func WriteEscape(b *strings.Builder, r rune) {
+	var buf [10]byte
+	hex := strconv.AppendUint(buf[:0], uint64(r), 16)
+	width := 8
+	switch {
+	case r < 0x100:
+		b.WriteString(`\x`)
+		width = 2
+	case r <= 0xFFFF:
+		b.WriteString(`\u`)
+		width = 4
+	default:
+		b.WriteString(`\U`)
+	}
+	for n := len(hex); n < width; n++ {
+		b.WriteByte('0')
+	}
+	b.WriteString(strings.ToUpper(string(hex)))
+}
+
+// Hidden reports whether r is drawn invisibly or acted on by a terminal:
+// a control, a format character, another default-ignorable code point, a
+// variation selector, a line or paragraph separator or a noncharacter.
+func Hidden(r rune) bool {
+	return unicode.IsControl(r) ||
+		unicode.Is(unicode.Cf, r) ||
+		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+		unicode.Is(unicode.Variation_Selector, r) ||
+		r == '\u2028' || r == '\u2029' ||
+		unicode.Is(unicode.Noncharacter_Code_Point, r)
 }

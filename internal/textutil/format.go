@@ -174,20 +174,10 @@ func ShortenHome(p, home string) string {
 	return p
 }
 
-const (
-	// earliestPlausibleMs is 2000-01-01T00:00:00Z, the earliest creation
-	// time believed; one before it (a test fixture's 2 ms after the Unix
-	// epoch, a clock that was never set) is unknown.
-	earliestPlausibleMs = 946_684_800_000
-	// futureSlack is how far after now a creation time may lie and still
-	// be believed (the clocks of two machines differ).
-	futureSlack = 24 * time.Hour
-)
-
 // PlausibleTime reports whether a Unix-millisecond creation time is one
 // to show: not before 2000-01-01 UTC and not more than a day after now.
 func PlausibleTime(now time.Time, unixMs int64) bool {
-	return unixMs >= earliestPlausibleMs && unixMs <= now.Add(futureSlack).UnixMilli()
+	return plain.PlausibleMillis(unixMs, now)
 }
 
 // Age renders how long ago a Unix-millisecond time was, the one way every

@@ -5,8 +5,7 @@ package textutil
 //go:generate go run gen_extpict.go
 
 import (
-	"github.com/dshkit/mentions/internal/runes"
-	"strconv"
+	"github.com/dshkit/mentions/internal/plain"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -117,7 +116,7 @@ func sanitizeLine(b *strings.Builder, s string) {
 				if r == '\n' || r == '\r' || r == '\t' {
 					b.WriteByte(' ')
 				} else {
-					writeEscape(b, r)
+					plain.WriteEscape(b, r)
 				}
 			}
 			continue
@@ -185,21 +184,21 @@ func writeCluster(b *strings.Builder, c string) {
 			// first character, so every terminal agrees with [Width]. A
 			// wide one (🎉) stays wide either way; U+FE0E, which would
 			// narrow it for some, is dropped.
-			if r == vs16 && prevKept && !runes.Hidden(rs[i-1]) && ansi.StringWidth(string(rs[0])) == 2 {
+			if r == vs16 && prevKept && !plain.Hidden(rs[i-1]) && ansi.StringWidth(string(rs[0])) == 2 {
 				b.WriteRune(r)
 			}
 			continue
 		case unicode.Is(unicode.Variation_Selector, r):
-			keep = prevKept && !runes.Hidden(rs[i-1])
+			keep = prevKept && !plain.Hidden(rs[i-1])
 		case isTag(r):
 			keep = i > 0 && i < tagsEnd
 		default:
-			keep = !runes.Hidden(r)
+			keep = !plain.Hidden(r)
 		}
 		if keep {
 			b.WriteRune(r)
 		} else {
-			writeEscape(b, r)
+			plain.WriteEscape(b, r)
 		}
 		prevKept = keep
 		switch {
@@ -251,30 +250,6 @@ func emojiTagSequenceEnd(rs []rune) int {
 		}
 	}
 	return 0
-}
-
-// writeEscape writes r as a visible ASCII escape.
-func writeEscape(b *strings.Builder, r rune) {
-	var buf [10]byte
-	hex := strconv.AppendUint(buf[:0], uint64(r), 16)
-	switch {
-	case r < 0x100:
-		b.WriteString(`\x`)
-		pad(b, len(hex), 2)
-	case r <= 0xFFFF:
-		b.WriteString(`\u`)
-		pad(b, len(hex), 4)
-	default:
-		b.WriteString(`\U`)
-		pad(b, len(hex), 8)
-	}
-	b.WriteString(strings.ToUpper(string(hex)))
-}
-
-func pad(b *strings.Builder, have, want int) {
-	for ; have < want; have++ {
-		b.WriteByte('0')
-	}
 }
 
 // validUTF8 returns s with each byte that is not part of a valid UTF-8

@@ -1,7 +1,7 @@
 package textutil
 
 import (
-	"github.com/dshkit/mentions/internal/runes"
+	"github.com/dshkit/mentions/internal/plain"
 	"strings"
 	"testing"
 	"unicode"
@@ -123,7 +123,7 @@ func checkSanitized(t *testing.T, in, out string) {
 				t.Fatalf("Inline(%+q) = %+q: tag at rune %d outside an emoji tag sequence", in, out, i)
 			}
 		case unicode.Is(unicode.Variation_Selector, r):
-			if i == 0 || rs[i-1] == '\u200D' || unicode.Is(unicode.Variation_Selector, rs[i-1]) || runes.Hidden(rs[i-1]) {
+			if i == 0 || rs[i-1] == '\u200D' || unicode.Is(unicode.Variation_Selector, rs[i-1]) || plain.Hidden(rs[i-1]) {
 				t.Fatalf("Inline(%+q) = %+q: variation selector at rune %d has no base", in, out, i)
 			}
 		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.In(r, unicode.Zl, unicode.Zp),
