@@ -310,13 +310,13 @@ func TestLazyReadOfACutFile(t *testing.T) {
 // rewritten is an error naming it, never a mix of two versions.
 func TestStreamWhileWritten(t *testing.T) {
 	streamMin, retryPause = 0, 0 // the reads again do not wait on the clock
-	defer func() { streamMin, afterStreamRead, retryPause = 4<<20, nil, 5*time.Millisecond }()
+	defer func() { streamMin, afterRead, retryPause = 4<<20, nil, 5*time.Millisecond }()
 	dir := t.TempDir()
 	path, _ := writeMessages(t, dir, "live", 500, 60)
 	s := listed(t, dir, WithCacheBytes(1))
 	ctx := context.Background()
 	seq := 500 + 500/10*2
-	afterStreamRead = func(string) {
+	afterRead = func(string) {
 		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 		fmt.Fprintf(f, `{"type":"user/message","seq":%d,"time":%d,"data":{"content":[{"type":"text","text":"more"}],"source":{"kind":"user"}},"surfaceOp":"append"}`+"\n", seq, seq)
 		f.Close()
@@ -331,7 +331,7 @@ func TestStreamWhileWritten(t *testing.T) {
 	}
 
 	rewrites := 0
-	afterStreamRead = func(string) {
+	afterRead = func(string) {
 		if rewrites++; rewrites <= 2 {
 			data, _ := os.ReadFile(path)
 			os.WriteFile(path, bytes.ReplaceAll(data, []byte("opqrs"), []byte("OPQRS")), 0o644)
@@ -347,7 +347,7 @@ func TestStreamWhileWritten(t *testing.T) {
 		t.Fatalf("the log read is not the rewritten one: %q", text)
 	}
 
-	afterStreamRead = func(string) {
+	afterRead = func(string) {
 		data, _ := os.ReadFile(path)
 		os.WriteFile(path, data, 0o644)
 		later := time.Now().Add(time.Duration(rewrites) * time.Hour)

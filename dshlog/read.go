@@ -267,66 +267,83 @@ func (s *Store) parseFile(ctx context.Context, path string, c *lruEntry) (*parse
 		return nil, key, err
 	}
 	defer f.Close()
-	if key.size > s.maxLogBytes {
-		return nil, key, logErr(path, 0, ErrTooLarge, "%d bytes on disk, over the cap of %d", key.size, s.maxLogBytes)
-	}
 	// Same size and a new key (a time, the mode) is a rewrite in place, not
 	// an append: read in full.
 	grew := c != nil && key.grownFrom(c.key) && c.p.err == nil && !c.p.stopped &&
 		appendOnly(f, c.p.committed, c.p.mark, c.p.headSum)
-	var p *parsed
 	base := int64(0)
 	if grew {
 		base = c.p.committed
+	}
+	p, err := s.readLog(ctx, f, path, key, base, false, func(isZstd bool) *parsed {
+		if grew {
+			return &parsed{path: c.p.path, zstd: c.p.zstd, head: c.p.head, warnings: c.p.warnings,
+				events: c.p.events.clipped(), committed: c.p.committed, mark: c.p.mark,
+				decoded: c.p.decoded, line: c.p.line, inherited: true}
+		}
+		return &parsed{path: path, zstd: isZstd}
+	})
+	return p, key, err
+}
+
+// readLog decodes the open log f, whose key is key, from base on into the
+// parse start makes (told whether the log is zstd), under the store's
+// read budget: a raw log streamed from the file, never held whole; a
+// zstd log's compressed bytes read first. The file must still be what
+// was read — unchanged, or, with appends, only appended to (a live
+// session) — else errChanged. It sets the parse's key and head hash.
+func (s *Store) readLog(ctx context.Context, f *os.File, path string, key fileKey, base int64, appends bool, start func(isZstd bool) *parsed) (*parsed, error) {
+	if key.size > s.maxLogBytes {
+		return nil, logErr(path, 0, ErrTooLarge, "%d bytes on disk, over the cap of %d", key.size, s.maxLogBytes)
 	}
 	var data []byte // a zstd log's bytes from base on
 	weight := key.size - base
 	isZstd := strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(readRange(f, 0, 4), zstdMagic)
 	if isZstd {
+		var err error
 		if data, err = readAll(f, base, key.size); err != nil {
-			return nil, key, ioErr(path, err)
+			return nil, ioErr(path, err)
 		}
 		weight = int64(len(data)) + declaredSize(data, s.capFor(true, key.size))
 	}
 	took, err := s.reading.acquire(ctx, weight)
 	if err != nil {
-		return nil, key, ioErr(path, err)
+		return nil, ioErr(path, err)
 	}
 	defer s.reading.release(took)
-	if grew {
-		cp := &parsed{path: c.p.path, zstd: c.p.zstd, head: c.p.head, warnings: c.p.warnings,
-			events: c.p.events.clipped(), committed: c.p.committed, mark: c.p.mark,
-			decoded: c.p.decoded, line: c.p.line, inherited: true}
-		p = cp
-	}
-	if p == nil {
-		p = &parsed{path: path, zstd: isZstd}
+	p := start(isZstd)
+	var head uint64
+	if appends {
+		head = headSum(f, key.size)
 	}
 	fd := feeder{ctx: ctx, cap: s.capFor(p.zstd, key.size)}
 	if p.zstd {
-		err = p.feed(fd, data, base)
-		if err == nil && changed(f, key) {
-			return nil, key, errChanged
-		}
-	} else { // streamed from the file, never held whole
+		err = p.feed(fd, data, base) // and finish
+	} else {
 		err = p.feedRaw(fd, f, base, key.size)
-		if err == nil && changed(f, key) {
-			return nil, key, errChanged
-		}
-		if err == nil {
-			err = p.finish(fd, nil)
-		}
+	}
+	if afterRead != nil {
+		afterRead(path)
+	}
+	if err == nil && changed(f, key) && !(appends && grewOnly(f, key, p, head)) {
+		return nil, errChanged
+	}
+	if err == nil && !p.zstd {
+		err = p.finish(fd, nil)
 	}
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			return nil, key, s.capErr(path, p.zstd, key.size)
+			return nil, s.capErr(path, p.zstd, key.size)
 		}
-		return nil, key, ioErr(path, err)
+		return nil, ioErr(path, err)
 	}
-	p.headSum = headSum(f, p.committed)
-	p.key = key
-	return p, key, nil
+	p.headSum, p.key = headSum(f, p.committed), key
+	return p, nil
 }
+
+// afterRead, when set (tests), runs between a read and its check that
+// the file is still the one read.
+var afterRead func(path string)
 
 // title returns the log's last session/title record, scanning only what
 // was not scanned before.

@@ -1,7 +1,6 @@
 package dshlog
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"math/bits"
@@ -118,10 +117,6 @@ func (st *streamed) lastSeq() int64 {
 	return max(st.p.events.next, st.p.tail.next, st.p.closers.next) - 1
 }
 
-// afterStreamRead, when set (tests), runs between a stream's read and its
-// check that the file is still the one read.
-var afterStreamRead func(path string)
-
 // stream reads the log at path by streaming it, again while it changes
 // under the read (up to five times). With want, the messages of those
 // seqs are kept (got): a zstd log's are read back this way.
@@ -135,52 +130,17 @@ func (s *Store) streamOnce(ctx context.Context, path string, want map[int64]bool
 		return nil, err
 	}
 	defer f.Close()
-	if key.size > s.maxLogBytes {
-		return nil, logErr(path, 0, ErrTooLarge, "%d bytes on disk, over the cap of %d", key.size, s.maxLogBytes)
-	}
-	isZstd := strings.HasSuffix(path, ".zstd") || bytes.HasPrefix(readRange(f, 0, 4), zstdMagic)
-	var data []byte // a zstd log's bytes
-	weight := key.size
-	if isZstd {
-		if data, err = readAll(f, 0, key.size); err != nil {
-			return nil, ioErr(path, err)
-		}
-		weight = int64(len(data)) + declaredSize(data, s.capFor(true, key.size))
-	}
-	took, err := s.reading.acquire(ctx, weight)
-	if err != nil {
-		return nil, ioErr(path, err)
-	}
-	defer s.reading.release(took)
 	st := newStreamed(path)
-	p := st.p
-	p.zstd = isZstd
 	if want != nil {
 		st.want, st.got = want, map[int64]sessionref.Event{}
 	}
-	head := headSum(f, key.size)
-	fd := feeder{ctx: ctx, cap: s.capFor(isZstd, key.size)}
-	if isZstd {
-		err = p.feed(fd, data, 0) // and finish
-	} else {
-		err = p.feedRaw(fd, f, 0, key.size)
-	}
-	if afterStreamRead != nil {
-		afterStreamRead(path)
-	}
-	if err == nil && changed(f, key) && !grewOnly(f, key, p, head) {
-		return nil, errChanged
-	}
-	if err == nil && !isZstd {
-		err = p.finish(fd, nil)
-	}
+	p, err := s.readLog(ctx, f, path, key, 0, true, func(isZstd bool) *parsed {
+		st.p.zstd = isZstd
+		return st.p
+	})
 	if err != nil {
-		if errors.Is(err, errTooLarge) {
-			return nil, s.capErr(path, isZstd, key.size)
-		}
-		return nil, ioErr(path, err)
+		return nil, err
 	}
-	p.headSum, p.key = headSum(f, p.committed), key
 	p.closers.each(func(e *event) {
 		if e.isMessage() {
 			st.closers[e.seq] = e
