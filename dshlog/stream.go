@@ -279,14 +279,22 @@ func (c *cursor) message(seq int64) (sessionref.Event, error) {
 		return sessionref.Event{}, errChanged
 	}
 	ev, err := c.r.p.decodeEvent(rec, 0, true)
-	if err != nil || !ev.isMessage() || (ev.typ == sessionref.EventToolResult) != (c.st.kinds[rank]&kindToolResult != 0) {
-		return sessionref.Event{}, errChanged
-	}
-	if o, ok := ev.outline(); ok != (c.st.tlen[rank] >= 0) || ok && int32(o.Bytes) != c.st.tlen[rank] {
+	if err != nil || !ev.isMessage() {
 		return sessionref.Event{}, errChanged
 	}
 	m, _ := ev.message()
+	if !c.st.seenAs(&m, rank) {
+		return sessionref.Event{}, errChanged
+	}
 	return m, nil
+}
+
+// seenAs reports whether m, read back, is the message the stream saw at
+// rank r: a tool result or not as it was, and the same to a snapshot.
+func (st *streamed) seenAs(m *sessionref.Event, r int32) bool {
+	o, ok := sessionref.OutlineOf(m)
+	return ok == (st.tlen[r] >= 0) && (!ok || int32(o.Bytes) == st.tlen[r]) &&
+		(m.Type == sessionref.EventToolResult) == (st.kinds[r]&kindToolResult != 0)
 }
 
 // messageRecord is line's record when it is one of the log's messages,
@@ -396,13 +404,7 @@ func (st *streamed) readBack(ctx context.Context, s *Store, seqs []int64) error 
 		return errChanged // it read before: what it reads now is another log
 	}
 	for seq, m := range again.got {
-		if !st.msgs.has(seq) {
-			return errChanged
-		}
-		r := st.rank(seq)
-		o, ok := sessionref.OutlineOf(&m)
-		if ok != (st.tlen[r] >= 0) || ok && int32(o.Bytes) != st.tlen[r] ||
-			(m.Type == sessionref.EventToolResult) != (st.kinds[r]&kindToolResult != 0) {
+		if !st.msgs.has(seq) || !st.seenAs(&m, st.rank(seq)) {
 			return errChanged
 		}
 	}
