@@ -299,27 +299,29 @@ func (m *Model) deleteRange(from, to int) {
 // was typed after it stays, and so does the cursor.
 func (m *Model) insertToken(p picker.PickedMsg) {
 	ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &p.Candidate.Label}
-	m.replaceQuery([]atom{tokenAtom(&Token{Reference: ref, Mention: p.Mention})})
+	m.replaceQuery([]atom{tokenAtom(&Token{Reference: ref, Mention: p.Mention})}, p.Candidate.Label)
 }
 
 // insertItem writes a host item's Insert text in place of "@query",
 // canonical mentions in it becoming tokens as in a paste; an item without
 // Insert text only removes "@query".
 func (m *Model) insertItem(it picker.Item) {
-	m.replaceQuery(atomsOf(it.Insert))
+	m.replaceQuery(atomsOf(it.Insert), it.Insert)
 }
 
-// replaceQuery replaces "@query" with what a pick writes, followed by a
-// space unless one follows already (or the pick writes nothing).
-func (m *Model) replaceQuery(with []atom) {
+// replaceQuery replaces "@query" with what a pick of label writes,
+// followed by a space unless one follows already (or the pick writes
+// nothing). With the cursor inside the @word, the rest of the word goes
+// too only when it belongs to label (rules.TakesRest).
+func (m *Model) replaceQuery(with []atom, label string) {
 	at, cur := m.atIndex, m.cursor
 	m.atIndex = -1
 	end := cur
 	if m.pickEnd >= 0 {
 		end = m.pickEnd
-	} else {
-		for end < len(m.atoms) && m.atoms[end].tok == nil && !m.atoms[end].isSpace() {
-			end++
+	} else if at >= 0 && at < cur && cur <= len(m.atoms) {
+		if w := m.wordEnd(cur); rules.TakesRest(unitText(m.atoms[at+1:cur]), unitText(m.atoms[cur:w]), label) {
+			end = w
 		}
 	}
 	m.pickEnd = -1

@@ -135,3 +135,21 @@ func TestQueryReopens(t *testing.T) {
 		t.Fatalf("click into @pars: open=%v %q", m.Picker().IsOpen(), m.Picker().Query())
 	}
 }
+
+// TestAtTypedBeforeAWord: an '@' typed in front of a word the draft
+// already holds, then a pick, keeps that word: the pick replaces the
+// query typed ("@par"), not the rest of the word, which is not in the
+// label picked.
+func TestAtTypedBeforeAWord(t *testing.T) {
+	e := newEnv(t)
+	m := typeText(e.composer(), "hello world")
+	m, _ = press(m, tea.KeyPressMsg{Code: tea.KeyHome})
+	m = typeText(m, "@par")
+	if !m.Picker().IsOpen() || m.Picker().Query() != "par" {
+		t.Fatalf("open=%v query %q", m.Picker().IsOpen(), m.Picker().Query())
+	}
+	m, _ = press(m, tab)
+	if got := m.Readable(); got != "@Fix the session parser hello world" {
+		t.Fatalf("the word after the '@' was lost or changed: %q", got)
+	}
+}

@@ -209,3 +209,17 @@ func TestTextareaSpaceAfterNoMatch(t *testing.T) {
 		t.Fatal("a space before the answer closed the picker")
 	}
 }
+
+// TestTextareaAtTypedBeforeAWord: as in the composer, a pick after an
+// '@' typed in front of a word keeps that word.
+func TestTextareaAtTypedBeforeAWord(t *testing.T) {
+	a, ta := newPair(t, 40)
+	typeKeys(&a, &ta, "hello world")
+	a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyHome})
+	typeKeys(&a, &ta, "@fix")
+	answer(&a, &ta)
+	a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyTab})
+	if ta.Value() != "@Fix the parser hello world" {
+		t.Fatalf("after the pick: %q", ta.Value())
+	}
+}

@@ -29,6 +29,17 @@ func Chip(ref sessionref.Reference) string {
 	return "@" + picker.MentionLabel(ref.LabelOrID())
 }
 
+// TakesRest reports whether a pick of label, made with the cursor inside
+// an @word, replaces the rest of the word after the cursor too: only
+// when query (the word up to the cursor, without '@') and rest together
+// are in label, ignoring case, as a query matches — the user went back
+// into "@pars" to pick "the parser". Otherwise the rest was there before
+// the '@' was typed in front of it ("@spe|hello") and stays. The
+// composer and [Tracker] apply it.
+func TakesRest(query, rest, label string) bool {
+	return rest == "" || strings.Contains(strings.ToLower(label), strings.ToLower(query+rest))
+}
+
 // EndsQuery reports whether typing text while p is open for an @query
 // ends the query as prose: a space typed after a query whose answers are
 // all in and hold no row in any section (no session, no hit, no host
@@ -210,7 +221,18 @@ func (t *Tracker) Pick(ref sessionref.Reference, cursor int) (Result, bool) {
 	if !t.open {
 		return Result{}, false
 	}
-	return t.PickUntil(ref, max(t.wordEnd(t.at), cursor), cursor)
+	return t.PickUntil(ref, t.queryEnd(cursor, ref.LabelOrID()), cursor)
+}
+
+// queryEnd is where a pick of label replaces the pending query up to:
+// the cursor, or the end of its @word when the rest belongs to label
+// ([TakesRest]).
+func (t *Tracker) queryEnd(cursor int, label string) int {
+	end := max(t.wordEnd(t.at), cursor)
+	if cursor > t.at && cursor < end && !TakesRest(t.text[t.at+1:cursor], t.text[cursor:end], label) {
+		return cursor
+	}
+	return end
 }
 
 // PickUntil is Pick for a pick that waited for its answer while the user
@@ -236,7 +258,7 @@ func (t *Tracker) PickUntil(ref sessionref.Reference, end, cursor int) (Result, 
 func (t *Tracker) Replace(text string, tok *Span, cursor int) Result {
 	start, end := cursor, cursor
 	if t.open {
-		start, end = t.at, max(t.wordEnd(t.at), cursor)
+		start, end = t.at, t.queryEnd(cursor, text)
 	}
 	return t.replace(text, tok, start, end, cursor)
 }
