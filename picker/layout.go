@@ -8,12 +8,18 @@ import (
 
 // SetScreenSize tells the picker the screen size, for placement. The
 // popup stays inside the screen unless SetBounds gives it a pane.
-func (m *Model) SetScreenSize(w, h int) { m.screenW, m.screenH = max(w, 1), max(h, 1) }
+func (m *Model) SetScreenSize(w, h int) {
+	m.screenW, m.screenH = max(w, 1), max(h, 1)
+	m.refit()
+}
 
 // SetBounds bounds the popup to a pane of the screen, in screen cells: it
 // is placed, and its width follows, inside r instead of the whole screen.
 // A zero Rect goes back to the screen.
-func (m *Model) SetBounds(r Rect) { m.bounds = r }
+func (m *Model) SetBounds(r Rect) {
+	m.bounds = r
+	m.refit()
+}
 
 // SetAnchor sets the screen cell the popup hangs from: the cell of the
 // '@' being completed. The popup goes above it when there is room, else
@@ -25,6 +31,15 @@ func (m *Model) SetAnchor(x, y int) { m.SetAnchorSpan(x, y, y) }
 // between, so it does not hide the draft being typed.
 func (m *Model) SetAnchorSpan(x, top, bottom int) {
 	m.anchorX, m.anchorTop, m.anchorBottom = x, top, max(bottom, top)
+	m.refit()
+}
+
+// refit scrolls an open popup whose size changed so its highlighted row
+// shows and no rows it could show are left empty.
+func (m *Model) refit() {
+	if m.open && m.entries() > 0 {
+		m.scrollToCursor()
+	}
 }
 
 // geometry is where the popup goes and how its inside is divided.

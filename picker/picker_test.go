@@ -467,3 +467,43 @@ func TestMatchRange(t *testing.T) {
 		t.Fatal("CJK match")
 	}
 }
+
+// TestResizeKeepsTheHighlightInView: a popup scrolled to its last row
+// and then shrunk shows that row at once; grown again, it leaves no rows
+// it could show empty (scrolled down while small, it shows from the top
+// once it is big).
+func TestResizeKeepsTheHighlightInView(t *testing.T) {
+	var many []sessionref.Candidate
+	for i := range 40 {
+		many = append(many, sessionref.Candidate{SessionID: fmt.Sprintf("s-%02d", i), Label: fmt.Sprintf("session %02d", i)})
+	}
+	m := newTestPicker(&fakeSource{items: many})
+	m.SetScreenSize(200, 60)
+	m.SetAnchor(0, 59)
+	m, _ = m.Open("")
+	m, _ = m.Update(NewFetchedMsg(m, "", many, nil))
+	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+	visible := func() bool {
+		first, h := m.lineOf(m.cursor)
+		return first >= m.offset && first+h <= m.offset+m.visibleRows()
+	}
+	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyHome}) // at the top, then shrunk and moved down
+	m.SetScreenSize(40, 6)
+	m.SetAnchor(0, 5)
+	for range 3 {
+		m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	}
+	m.SetScreenSize(200, 60)
+	m.SetAnchor(0, 59)
+	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+	m.SetScreenSize(40, 6)
+	m.SetAnchor(0, 5)
+	if !visible() {
+		t.Fatalf("shrunk: cursor %d not in view (offset %d, rows %d)", m.cursor, m.offset, m.visibleRows())
+	}
+	m.SetScreenSize(200, 60)
+	m.SetAnchor(0, 59)
+	if want := max(m.totalLines()-m.visibleRows(), 0); m.offset != want || !visible() {
+		t.Fatalf("grown: offset %d, want %d", m.offset, want)
+	}
+}
