@@ -84,7 +84,9 @@ func (m *Model) renderOverlays() {
 
 // statusView is the line above the composer: a quit that waits for a
 // second ctrl+c, the background build's progress, or Options.Notice
-// until the first key or click (F1 keeps it). It wraps; it is never cut.
+// until the first key or click (F1 keeps it). It wraps, over the rows the
+// composer and the hints leave: a longer one is cut, saying F1 shows it
+// all.
 func (m Model) statusView() string {
 	var s string
 	switch {
@@ -101,7 +103,17 @@ func (m Model) statusView() string {
 	default:
 		return ""
 	}
-	return m.st.status.Width(max(m.w, 1)).Render(strings.Join(textutil.WrapProse(s, m.w), "\n"))
+	lines := textutil.WrapProse(s, m.w)
+	// Below it stay the composer's line, its status line and the hints,
+	// above it a line of the transcript.
+	if limit := max(1, m.h-headerH-4); len(lines) > limit {
+		// A long notice on a short screen: the composer and the hints
+		// stay in view; F1 shows the notice whole.
+		lines = lines[:limit]
+		more := "… " + m.keys.Help.Help().Key + " shows all"
+		lines[limit-1] = textutil.Truncate(lines[limit-1], max(m.w-textutil.Width(more), 0), "") + more
+	}
+	return m.st.status.Width(max(m.w, 1)).Render(strings.Join(lines, "\n"))
 }
 
 // View draws the screen, with the picker popup on top.

@@ -135,3 +135,20 @@ func TestNoticeGoesOnFirstKeyF1KeepsIt(t *testing.T) {
 		}
 	}
 }
+
+// TestLongNoticeKeepsTheComposer: a notice longer than a 40x12 screen can
+// hold is cut above the composer, which stays in view with its hints,
+// and says F1 shows it all.
+func TestLongNoticeKeepsTheComposer(t *testing.T) {
+	notice := strings.Repeat("a log whose header does not match its folder was not read; ", 12)
+	m, _ := startWith(t, 40, 12, func(o *Options) { o.Notice = notice })
+	screen := text(m)
+	for _, want := range []string{"› Message", "f1", "shows all"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("%q is not on screen:\n%s", want, screen)
+		}
+	}
+	if lines := strings.Split(screen, "\n"); len(lines) > 12 {
+		t.Errorf("%d lines", len(lines))
+	}
+}
