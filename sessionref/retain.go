@@ -109,106 +109,168 @@ type retained struct {
 // once, and each cut costs the bytes it keeps. It checks ctx as it goes
 // and returns errCancelled when ctx ends; ok=false is BUDGET_EXCEEDED.
 func retain(ctx context.Context, head []byte, events messages, max int) (res retained, ok bool, err error) {
-	tick := 0
-	cancelled := func() bool {
-		if tick++; tick%ctxCheckEvery != 0 {
-			return false
-		}
-		return ctx.Err() != nil
+	r := retainer{ctx: ctx, head: head, events: events, max: max}
+	if err := r.count(); err != nil {
+		return retained{}, false, err
 	}
-	// Pass 1: count, and find what is kept whatever the budget: the
-	// checkpoints (counted first, so their slice is allocated once) and
-	// the newest message.
-	n, totalRaw, last, nfixed := 0, 0, -1, 1
-	for i := range events.len() {
-		if cancelled() {
-			return retained{}, false, ctx.Err()
+	if !r.fixedFits() {
+		return retained{}, false, nil
+	}
+	if err := r.keepFixed(); err != nil {
+		return retained{}, false, err
+	}
+	suffix, err := r.keepSuffix()
+	if err != nil {
+		return retained{}, false, err
+	}
+	kept, floor := r.merge(suffix)
+	// Phase 2: truncate the longest text until the object fits. With
+	// every text cut to "" the object is floor bytes; the reference would
+	// cut them all and then fail, so fail now.
+	if r.size > max && floor > max {
+		return retained{}, false, nil
+	}
+	if fits, err := r.truncate(kept); err != nil || !fits {
+		return retained{}, false, err
+	}
+	return r.result(kept), true, nil
+}
+
+// retainer holds one run of retain, a phase a method.
+type retainer struct {
+	ctx    context.Context
+	head   []byte
+	events messages
+	max    int
+	tick   int
+
+	n, totalRaw, last, nfixed int
+	fixed                     []item // the checkpoints and the newest message
+	size                      int    // the object's size with what is kept so far
+	record                    ReferenceRecord
+}
+
+// cancelled looks at the context every ctxCheckEvery steps.
+func (r *retainer) cancelled() bool {
+	if r.tick++; r.tick%ctxCheckEvery != 0 {
+		return false
+	}
+	return r.ctx.Err() != nil
+}
+
+// count is pass 1: count, and find what is kept whatever the budget: the
+// checkpoints (counted first, so their slice is allocated once) and the
+// newest message.
+func (r *retainer) count() error {
+	r.last, r.nfixed = -1, 1
+	for i := range r.events.len() {
+		if r.cancelled() {
+			return r.ctx.Err()
 		}
-		ok, _, checkpoint, rawLen := events.class(i)
+		ok, _, checkpoint, rawLen := r.events.class(i)
 		if !ok {
 			continue
 		}
-		n++
-		totalRaw += rawLen
-		last = i
+		r.n++
+		r.totalRaw += rawLen
+		r.last = i
 		if checkpoint {
-			nfixed++
+			r.nfixed++
 		}
 	}
-	// With every kept text cut to nothing, the checkpoints and the newest
-	// message alone may not fit: fail before reading any text.
-	if n > 0 {
-		_, lastAssistant, lastCheckpoint, _ := events.class(last)
-		least := len(head) + 1 + (nfixed-1)*(23+2+1)
-		if !lastCheckpoint {
-			least += 23 + 2 + 1
-			if lastAssistant {
-				least += 5
-			}
-		}
-		if least > max {
-			return retained{}, false, nil
-		}
-	}
-	fixed := make([]item, 0, nfixed)
-	for i := 0; i <= last && len(fixed) < nfixed-1; i++ {
-		if cancelled() {
-			return retained{}, false, ctx.Err()
-		}
-		if ok, _, checkpoint, _ := events.class(i); ok && checkpoint {
-			res.record.Compacted = true
-			it, err := newItem(ctx, events, i)
-			if err != nil {
-				return retained{}, false, err
-			}
-			fixed = append(fixed, it)
-		}
-	}
-	res.record.OriginalMessages = n
-	size := len(head) + 2 // the object with "conversation":[]
-	if n > 0 {
-		size-- // n items have n-1 separators
-		if !(len(fixed) > 0 && fixed[len(fixed)-1].index == last) {
-			it, err := newItem(ctx, events, last)
-			if err != nil {
-				return retained{}, false, err
-			}
-			fixed = append(fixed, it)
-		}
-	}
-	for i := range fixed {
-		size += fixed[i].size() + 1
-	}
+	return nil
+}
 
-	// Phase 1 as one backward pass: the reference drops from the front
-	// while too large, which keeps exactly the longest suffix of the
-	// droppable messages that fits.
-	var suffix []item // newest first
-	for i := last - 1; i >= 0 && size <= max; i-- {
-		if cancelled() {
-			return retained{}, false, ctx.Err()
+// fixedFits says whether the checkpoints and the newest message, with
+// every kept text cut to nothing, fit at all: when not, retention fails
+// before reading any text.
+func (r *retainer) fixedFits() bool {
+	if r.n == 0 {
+		return true
+	}
+	_, lastAssistant, lastCheckpoint, _ := r.events.class(r.last)
+	least := len(r.head) + 1 + (r.nfixed-1)*(23+2+1)
+	if !lastCheckpoint {
+		least += 23 + 2 + 1
+		if lastAssistant {
+			least += 5
 		}
-		ok, _, checkpoint, _ := events.class(i)
+	}
+	return least <= r.max
+}
+
+// keepFixed builds the checkpoints and the newest message, which every
+// budget keeps, and sizes the object holding them.
+func (r *retainer) keepFixed() error {
+	r.fixed = make([]item, 0, r.nfixed)
+	for i := 0; i <= r.last && len(r.fixed) < r.nfixed-1; i++ {
+		if r.cancelled() {
+			return r.ctx.Err()
+		}
+		if ok, _, checkpoint, _ := r.events.class(i); ok && checkpoint {
+			r.record.Compacted = true
+			it, err := newItem(r.ctx, r.events, i)
+			if err != nil {
+				return err
+			}
+			r.fixed = append(r.fixed, it)
+		}
+	}
+	r.record.OriginalMessages = r.n
+	r.size = len(r.head) + 2 // the object with "conversation":[]
+	if r.n > 0 {
+		r.size-- // n items have n-1 separators
+		if !(len(r.fixed) > 0 && r.fixed[len(r.fixed)-1].index == r.last) {
+			it, err := newItem(r.ctx, r.events, r.last)
+			if err != nil {
+				return err
+			}
+			r.fixed = append(r.fixed, it)
+		}
+	}
+	for i := range r.fixed {
+		r.size += r.fixed[i].size() + 1
+	}
+	return nil
+}
+
+// keepSuffix is phase 1 as one backward pass: the reference drops from
+// the front while too large, which keeps exactly the longest suffix of
+// the droppable messages that fits. It returns that suffix newest first.
+func (r *retainer) keepSuffix() ([]item, error) {
+	var suffix []item
+	for i := r.last - 1; i >= 0 && r.size <= r.max; i-- {
+		if r.cancelled() {
+			return nil, r.ctx.Err()
+		}
+		ok, _, checkpoint, _ := r.events.class(i)
 		if !ok || checkpoint {
 			continue
 		}
-		it, err := newItem(ctx, events, i)
+		it, err := newItem(r.ctx, r.events, i)
 		if err != nil {
-			return retained{}, false, err
+			return nil, err
 		}
 		s := it.size() + 1
-		if size+s > max {
+		if r.size+s > r.max {
 			break
 		}
-		size += s
+		r.size += s
 		suffix = append(suffix, it)
 	}
-	kept := make([]*item, 0, len(fixed)+len(suffix))
-	keptRaw, floor := 0, size
-	for f, s := 0, len(suffix)-1; f < len(fixed) || s >= 0; {
+	return suffix, nil
+}
+
+// merge puts the fixed items and the suffix (newest first) in surface
+// order, and returns them with the object's size were every text cut to
+// nothing.
+func (r *retainer) merge(suffix []item) (kept []*item, floor int) {
+	kept = make([]*item, 0, len(r.fixed)+len(suffix))
+	keptRaw, floor := 0, r.size
+	for f, s := 0, len(suffix)-1; f < len(r.fixed) || s >= 0; {
 		var it *item
-		if s < 0 || f < len(fixed) && fixed[f].index < suffix[s].index {
-			it, f = &fixed[f], f+1
+		if s < 0 || f < len(r.fixed) && r.fixed[f].index < suffix[s].index {
+			it, f = &r.fixed[f], f+1
 		} else {
 			it, s = &suffix[s], s-1
 		}
@@ -217,50 +279,52 @@ func retain(ctx context.Context, head []byte, events messages, max int) (res ret
 		floor -= it.esc - tagSafeLen("")
 		kept = append(kept, it)
 	}
-	res.record.OmittedMessages = n - len(kept)
-	dropped := totalRaw - keptRaw
+	r.record.OmittedMessages = r.n - len(kept)
+	r.record.OmittedBytes = r.totalRaw - keptRaw
+	return kept, floor
+}
 
-	// Phase 2: truncate the longest text until the object fits. With
-	// every text cut to "" the object is floor bytes; the reference would
-	// cut them all and then fail, so fail now.
-	if size > max && floor > max {
-		return retained{}, false, nil
+// truncate is phase 2: it cuts the longest text (a heap of the kept
+// items) until the object fits; fits=false is BUDGET_EXCEEDED.
+func (r *retainer) truncate(kept []*item) (fits bool, err error) {
+	if r.size <= r.max {
+		return true, nil
 	}
-	if size > max {
-		h := append(longestFirst(nil), kept...) // a copy: kept keeps its order
-		heap.Init(&h)
-		for size > max {
-			if cancelled() {
-				return retained{}, false, ctx.Err()
-			}
-			longest := h[0]
-			if len(longest.text) == 0 {
-				return retained{}, false, nil
-			}
-			target := len(longest.text) - (size - max)
-			if target < 0 {
-				target = 0
-			}
-			text, omitted := truncateWithNotice(longest.original, target)
-			if text == longest.text {
-				return retained{}, false, nil
-			}
-			esc := tagSafeLen(text)
-			size += esc - longest.esc
-			longest.text, longest.omitted, longest.esc = text, omitted, esc
-			heap.Fix(&h, 0)
+	h := append(longestFirst(nil), kept...) // a copy: kept keeps its order
+	heap.Init(&h)
+	for r.size > r.max {
+		if r.cancelled() {
+			return false, r.ctx.Err()
 		}
+		longest := h[0]
+		if len(longest.text) == 0 {
+			return false, nil
+		}
+		target := max(len(longest.text)-(r.size-r.max), 0)
+		text, omitted := truncateWithNotice(longest.original, target)
+		if text == longest.text {
+			return false, nil
+		}
+		esc := tagSafeLen(text)
+		r.size += esc - longest.esc
+		longest.text, longest.omitted, longest.esc = text, omitted, esc
+		heap.Fix(&h, 0)
 	}
+	return true, nil
+}
 
+// result writes the data object of the kept items and completes the
+// record.
+func (r *retainer) result(kept []*item) retained {
+	res := retained{record: r.record}
 	res.record.RetainedMessages = len(kept)
-	res.record.OmittedBytes = dropped
 	for _, it := range kept {
 		res.record.OmittedBytes += it.omitted
 	}
 	res.record.Truncated = res.record.OmittedMessages > 0 || res.record.OmittedBytes > 0
 
-	obj := make([]byte, 0, size)
-	obj = append(obj, head...)
+	obj := make([]byte, 0, r.size)
+	obj = append(obj, r.head...)
 	for i, it := range kept {
 		if i > 0 {
 			obj = append(obj, ',')
@@ -272,7 +336,7 @@ func retain(ctx context.Context, head []byte, events messages, max int) (res ret
 		obj = append(obj, '}')
 	}
 	res.object = append(obj, ']', '}')
-	return res, true, nil
+	return res
 }
 
 // ctxCheckEvery is how many steps of retention run between two looks at
