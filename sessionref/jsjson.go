@@ -103,54 +103,15 @@ func decodeJSString(b []byte) (string, bool) {
 		if c != '\\' {
 			continue
 		}
+		r, n, ok := unescape(b[i:])
+		if !ok {
+			return "", false
+		}
 		if sb == nil {
 			sb = make([]byte, 0, len(b))
 		}
-		sb = append(sb, b[start:i]...)
-		if i+1 >= len(b) {
-			return "", false
-		}
-		var r byte
-		switch b[i+1] {
-		case '"':
-			r = '"'
-		case '\\':
-			r = '\\'
-		case 'b':
-			r = '\b'
-		case 'f':
-			r = '\f'
-		case 'n':
-			r = '\n'
-		case 'r':
-			r = '\r'
-		case 't':
-			r = '\t'
-		case 'u':
-			// Only \u00xx for a control character without a short form.
-			if i+5 >= len(b) {
-				return "", false
-			}
-			if b[i+2] != '0' || b[i+3] != '0' {
-				return "", false
-			}
-			hi, lo := unhex(b[i+4]), unhex(b[i+5])
-			if hi < 0 || hi > 1 || lo < 0 {
-				return "", false
-			}
-			r = byte(hi<<4 | lo)
-			if escapeCost[r] != 6 {
-				return "", false
-			}
-			sb = append(sb, r)
-			i += 5
-			start = i + 1
-			continue
-		default:
-			return "", false
-		}
-		sb = append(sb, r)
-		i++
+		sb = append(append(sb, b[start:i]...), r)
+		i += n - 1
 		start = i + 1
 	}
 	if sb == nil {
@@ -158,6 +119,35 @@ func decodeJSString(b []byte) (string, bool) {
 	}
 	return string(append(sb, b[start:]...)), true
 }
+
+// unescape decodes the escape at the start of b (b[0] is the backslash)
+// in the one form appendJSString writes for it: a short form where there
+// is one, else \u00xx for a control character. It returns the byte and
+// the escape's length.
+func unescape(b []byte) (r byte, n int, ok bool) {
+	if len(b) < 2 {
+		return 0, 0, false
+	}
+	if r := shortEscapes[b[1]]; r != 0 {
+		return r, 2, true
+	}
+	if b[1] != 'u' || len(b) < 6 || b[2] != '0' || b[3] != '0' {
+		return 0, 0, false
+	}
+	hi, lo := unhex(b[4]), unhex(b[5])
+	if hi < 0 || hi > 1 || lo < 0 {
+		return 0, 0, false
+	}
+	r = byte(hi<<4 | lo)
+	if escapeCost[r] != 6 { // it has a short form, or needs no escape
+		return 0, 0, false
+	}
+	return r, 6, true
+}
+
+// shortEscapes decodes the two-byte escapes a JSON string may hold, by the
+// letter after the backslash; 0 is none.
+var shortEscapes = [256]byte{'"': '"', '\\': '\\', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // unhex decodes one lowercase hex digit, or returns -1.
 func unhex(c byte) int {

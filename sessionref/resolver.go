@@ -87,8 +87,20 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 	if l != nil && needle != "" {
 		sc = l.begin(needle, len(order))
 	}
-	out := make([]Candidate, 0, min(limit, len(order)))
-	visitedAll := true
+	out, visitedAll := collect(order, headers, titles, byOrder, ranks, needle, sc, limit)
+	if sc != nil {
+		sc.end(visitedAll)
+	}
+	return out, nil
+}
+
+// collect keeps the first limit sessions of order that match needle
+// (through sc's kept haystacks when there is one), as candidates. titles
+// is aligned with order when byOrder, else with headers. visitedAll says
+// whether every session of order was looked at.
+func collect(order []int32, headers []SessionHeader, titles []TitleResult, byOrder bool, ranks []Rank, needle string, sc *scan, limit int) (out []Candidate, visitedAll bool) {
+	out = make([]Candidate, 0, min(limit, len(order)))
+	visitedAll = true
 	for i, hi := range order {
 		h := &headers[hi]
 		k := int(hi)
@@ -103,14 +115,10 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 		}
 		out = append(out, Candidate{SessionID: h.ID, Label: label, Cwd: h.Cwd, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, Rank: ranks[hi]})
 		if len(out) == limit {
-			visitedAll = i == len(order)-1
-			break
+			return out, i == len(order)-1
 		}
 	}
-	if sc != nil {
-		sc.end(visitedAll)
-	}
-	return out, nil
+	return out, visitedAll
 }
 
 // listing is one read of the store's sessions for a candidate query.
