@@ -60,6 +60,10 @@ type Model struct {
 	vp       viewport.Model // the transcript
 	inspVP   viewport.Model // the inspector
 	helpVP   viewport.Model // the F1 screen
+	// inspAt and helpAt are how far down the inspector and F1 were last
+	// read, as a share of their length: a resize through a size where
+	// everything fits keeps them (see keepShare).
+	inspAt, helpAt float64
 
 	w, h        int
 	resizes     int // WindowSizeMsgs so far: a render waits for the last
@@ -225,14 +229,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
-		inspAt, helpAt := scrolled(m.inspVP), scrolled(m.helpVP)
+		m.inspAt, m.helpAt = keepShare(m.inspVP, m.inspAt), keepShare(m.helpVP, m.helpAt)
 		m.layout()
 		m.rebuild()
 		m.renderOverlays()
 		// The open screen stays where it was read, as a share of its
 		// length: the lines wrap differently at the new width.
-		rescroll(&m.inspVP, inspAt)
-		rescroll(&m.helpVP, helpAt)
+		rescroll(&m.inspVP, m.inspAt)
+		rescroll(&m.helpVP, m.helpAt)
 		var cmd tea.Cmd
 		m.comp, cmd = m.comp.Update(msg)
 		m.layout()

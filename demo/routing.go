@@ -37,6 +37,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.screen, m.helpFrom = helpScreen, inspectScreen
 			m.renderHelp()
 			m.helpVP.GotoTop()
+			m.helpAt = 0
 		case key.Matches(msg, k.Back),
 			m.screen == inspectScreen && key.Matches(msg, k.Inspect),
 			m.screen == helpScreen && key.Matches(msg, k.Help):
@@ -59,11 +60,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.screen = inspectScreen
 		m.renderInspector()
 		m.inspVP.GotoTop()
+		m.inspAt = 0
 		return nil, true
 	case key.Matches(msg, k.Help):
 		m.screen, m.helpFrom = helpScreen, chatScreen
 		m.renderHelp()
 		m.helpVP.GotoTop()
+		m.helpAt = 0
 		return nil, true
 	case m.cardKeyMatches(msg):
 		if seq, ok := m.lastCard(); ok {

@@ -122,6 +122,15 @@ func scrolled(vp viewport.Model) float64 {
 	return min(float64(vp.YOffset())/float64(room), 1)
 }
 
+// keepShare is scrolled(vp), or was when everything fits in vp: a
+// size where nothing scrolls says nothing of where the reader was.
+func keepShare(vp viewport.Model, was float64) float64 {
+	if vp.TotalLineCount() <= vp.Height() {
+		return was
+	}
+	return scrolled(vp)
+}
+
 // rescroll puts vp as far down as at was: its top stays its top, its
 // bottom its bottom, and a place between keeps its share.
 func rescroll(vp *viewport.Model, at float64) {

@@ -355,3 +355,29 @@ func TestHelpLaidOutAsOneTable(t *testing.T) {
 		t.Fatalf("a resize moved F1 from %.2f to %.2f of its length", at, got)
 	}
 }
+
+// The inspector read to its end stays at its end through a resize to a
+// size where everything fits and back: the size in between says nothing
+// of where the reader was.
+func TestInspectorKeepsItsPlaceThroughASizeThatFits(t *testing.T) {
+	m := at(t, scenario{"sent", sessionref.Config{}, sendWithReference}, 80, 12, nil)
+	m = drive(m, ctrlT)
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnd})
+	if l := lastLine(m); !strings.Contains(l, "(100%)") {
+		t.Fatalf("setup: end did not reach the bottom: %q", l)
+	}
+	m = drive(m, tea.WindowSizeMsg{Width: 200, Height: 200})
+	if m.inspVP.TotalLineCount() > m.inspVP.Height() {
+		t.Fatalf("setup: the inspector does not fit at 200×200 (%d lines)", m.inspVP.TotalLineCount())
+	}
+	m = drive(m, tea.WindowSizeMsg{Width: 80, Height: 12})
+	if l := lastLine(m); !strings.Contains(l, "(100%)") {
+		t.Fatalf("the inspector left its end after a resize through a size that fits: %q", l)
+	}
+	// Opened again, it starts at the top, whatever the last reading was.
+	m = drive(drive(m, esc), tea.WindowSizeMsg{Width: 200, Height: 200})
+	m = drive(drive(m, ctrlT), tea.WindowSizeMsg{Width: 80, Height: 12})
+	if l := lastLine(m); !strings.Contains(l, "lines 1–") {
+		t.Fatalf("the inspector opened again is not at its top: %q", l)
+	}
+}
