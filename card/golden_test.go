@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/dshkit/mentions/internal/golden"
 	"github.com/dshkit/mentions/sessionref"
 )
 

@@ -9,10 +9,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/internal/cmdrun"
+	"github.com/dshkit/mentions/internal/golden"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/dshkit/mentions/internal/golden"
 	"github.com/dshkit/mentions/sessionref"
 )
 

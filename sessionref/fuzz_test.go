@@ -250,7 +250,7 @@ func project(events []Event) []item {
 	var items []item
 	for i := range events {
 		if ok, _, _, _ := classify(&events[i]); ok {
-			it, _ := newItem(context.Background(), eventList(events), i) // a surface's text never fails
+			it, _ := newItem(context.Background(), newEventList(events), i) // a surface's text never fails
 			items = append(items, it)
 		}
 	}

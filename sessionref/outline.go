@@ -35,9 +35,13 @@ type Outline struct {
 	Messages []OutlineMessage
 	// Text returns the text of Messages[i]: its event's text blocks
 	// joined with "\n", exactly Bytes long, not yet made valid UTF-8
-	// (Prepare does that, as it does for a surface). It is called only
-	// for the messages a snapshot keeps, at most once each, from one
-	// goroutine; an error fails the Prepare with CodeReadFailed.
+	// (Prepare does that, as it does for a surface). It is called for
+	// the messages a snapshot keeps and, to count what a dropped one
+	// leaves out, for each person's message the budget drops that is
+	// long enough to be in the single-message form (its envelope is not
+	// counted); at most once each, from one goroutine, holding one
+	// dropped text at a time. An error fails the Prepare with
+	// CodeReadFailed.
 	Text func(ctx context.Context, i int) (string, error)
 }
 
@@ -50,7 +54,9 @@ type OutlineMessage struct {
 	// keeps.
 	Checkpoint bool
 	// Bytes is the length of the message's text: its text blocks joined
-	// with "\n".
+	// with "\n". For a person's message in the single-message form it is
+	// the whole text, envelope included; Prepare takes only its direct
+	// message (see [Project]).
 	Bytes int
 }
 
@@ -99,18 +105,79 @@ type messages interface {
 	len() int
 	// class classifies entry i (see classify).
 	class(i int) (ok, assistant, checkpoint bool, rawLen int)
-	// text is entry i's joined text, not yet made valid UTF-8.
+	// text is entry i's joined text, not yet made valid UTF-8; of a
+	// person's message in the single-message form, its direct text.
 	text(ctx context.Context, i int) (string, error)
+	// mayHoldEnvelope reports whether entry i's rawLen may count an
+	// envelope its text leaves out (see directText).
+	mayHoldEnvelope(i int) bool
 }
 
-// eventList is a surface's events as retention reads them.
-type eventList []Event
-
-func (l eventList) len() int { return len(l) }
-func (l eventList) class(i int) (ok, assistant, checkpoint bool, rawLen int) {
-	return classify(&l[i])
+// eventList is a surface's events as retention reads them, with the
+// direct text of each person's message in the single-message form (see
+// [directText]), found once.
+type eventList struct {
+	ev     []Event
+	direct map[int]string
 }
-func (l eventList) text(_ context.Context, i int) (string, error) { return joinedText(&l[i]), nil }
+
+func newEventList(ev []Event) *eventList {
+	l := &eventList{ev: ev}
+	for i := range ev {
+		if d, ok := envelopedText(&ev[i]); ok {
+			if l.direct == nil {
+				l.direct = make(map[int]string)
+			}
+			l.direct[i] = d
+		}
+	}
+	return l
+}
+
+func (l *eventList) len() int { return len(l.ev) }
+func (l *eventList) class(i int) (ok, assistant, checkpoint bool, rawLen int) {
+	ok, assistant, checkpoint, rawLen = classify(&l.ev[i])
+	if d, found := l.direct[i]; found {
+		rawLen = len(d)
+	}
+	return ok, assistant, checkpoint, rawLen
+}
+func (l *eventList) text(_ context.Context, i int) (string, error) {
+	if d, ok := l.direct[i]; ok {
+		return d, nil
+	}
+	return joinedText(&l.ev[i]), nil
+}
+
+// A surface's class already gives a direct text's length.
+func (l *eventList) mayHoldEnvelope(int) bool { return false }
+
+// minSingleLen is the length of the shortest text in the single-message
+// form that carries a snapshot: a shorter message cannot hold one.
+const minSingleLen = len(PromptPrefix) + len(PromptSuffix) + len(singleAfterPrompt) + len(singleAfterRecord)
+
+// directText is what a snapshot takes of a person's message whose text is
+// t: when t is in the single-message form ([ParseSingleMessage]), only its
+// direct message, so that a snapshot never carries an earlier snapshot;
+// otherwise t.
+func directText(t string) string {
+	if len(t) < minSingleLen || !strings.HasPrefix(t, PromptPrefix) {
+		return t
+	}
+	return ParseSingleMessage(t).Text
+}
+
+// envelopedText returns the direct text of e when e is a person's message
+// (not a checkpoint) in the single-message form.
+func envelopedText(e *Event) (string, bool) {
+	ok, assistant, checkpoint, n := classify(e)
+	if !ok || assistant || checkpoint || n < minSingleLen {
+		return "", false
+	}
+	t := joinedText(e)
+	d := directText(t)
+	return d, len(d) != len(t)
+}
 
 // joinedText is the newline-joined text of e's text blocks.
 func joinedText(e *Event) string {
@@ -139,8 +206,19 @@ func (o *outlineList) text(ctx context.Context, i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if len(t) != o.Messages[i].Bytes {
-		return "", fmt.Errorf("outline message %d: the text read is %d bytes, the outline says %d", i, len(t), o.Messages[i].Bytes)
+	m := &o.Messages[i]
+	if len(t) != m.Bytes {
+		return "", fmt.Errorf("outline message %d: the text read is %d bytes, the outline says %d", i, len(t), m.Bytes)
+	}
+	if !m.Assistant && !m.Checkpoint {
+		t = directText(t)
 	}
 	return t, nil
+}
+
+// An outline gives a message's whole length: only its text tells whether
+// a person's message long enough to hold a snapshot does.
+func (o *outlineList) mayHoldEnvelope(i int) bool {
+	m := &o.Messages[i]
+	return !m.Assistant && !m.Checkpoint && m.Bytes >= minSingleLen
 }

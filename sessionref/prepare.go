@@ -249,7 +249,7 @@ func (r *Resolver) readOne(ctx context.Context, id string) (read, error) {
 		return read{out.Session, out.CapturedThroughSeq, (*outlineList)(&out)}, nil
 	}
 	s, err := r.q.ReadSurface(ctx, id)
-	return read{s.Session, s.CapturedThroughSeq, eventList(s.Events)}, err
+	return read{s.Session, s.CapturedThroughSeq, newEventList(s.Events)}, err
 }
 
 // readAll reads every source in parallel. The first failure wins; ctx

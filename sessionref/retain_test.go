@@ -33,7 +33,11 @@ func refRetain(head []byte, events []Event, max int) ([]byte, ReferenceRecord, b
 				parts = append(parts, b.Text)
 			}
 		}
-		text := validOrReplaced(strings.Join(parts, "\n"))
+		text := strings.Join(parts, "\n")
+		if !assistant && !checkpoint {
+			text = ParseSingleMessage(text).Text // a person's message: its direct text alone
+		}
+		text = validOrReplaced(text)
 		items = append(items, &refItem{assistant: assistant, checkpoint: checkpoint, original: text, text: text})
 		rec.Compacted = rec.Compacted || checkpoint
 	}
@@ -152,8 +156,10 @@ func eventsFrom(shape []byte, pool string) []Event {
 		}
 		text := sb.String()
 		switch c & 7 {
-		case 0, 1:
+		case 0:
 			events = append(events, userEv(text))
+		case 1: // a person's message in the single-message form
+			events = append(events, userEv(envelopeHead()+text))
 		case 2, 3:
 			events = append(events, assistantEv(TextBlock(text), reasoning("r"), TextBlock(pool)))
 		case 4, 5:
@@ -182,7 +188,7 @@ func FuzzRetainMatchesReference(f *testing.F) {
 		events := eventsFrom(shape, pool)
 		head := objectHead("s", "label", nil, ptr[int64](7))
 		want, wantRec, wantOK := refRetain(head, events, max)
-		got, ok, err := retain(context.Background(), head, eventList(events), max)
+		got, ok, err := retain(context.Background(), head, newEventList(events), max)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +224,7 @@ func TestRetainAllCheckpointsMatchesReference(t *testing.T) {
 		events = append(events, userEv("latest"))
 		head := objectHead("s", "s", nil, nil)
 		want, wantRec, wantOK := refRetain(head, events, c.max)
-		got, ok, err := retain(context.Background(), head, eventList(events), c.max)
+		got, ok, err := retain(context.Background(), head, newEventList(events), c.max)
 		if err != nil || ok != wantOK || ok && (!bytes.Equal(got.object, want) || got.record != wantRec) {
 			t.Fatalf("%+v: ok=%v (reference %v), err %v, record %+v (reference %+v)", c, ok, wantOK, err, got.record, wantRec)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/exp/golden"
+	"github.com/dshkit/mentions/internal/golden"
 )
 
 // forged is text a hostile session holds: every line the single-message
