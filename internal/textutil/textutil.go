@@ -41,8 +41,9 @@ func Truncate(s string, w int, tail string) string {
 	}
 	var b strings.Builder
 	b.Grow(min(len(s), 4*w+len(tail)+16))
-	used, cut := 0, false
+	used, cut, pos := 0, false, 0
 	pieces(s, func(p piece) bool {
+		pos += len(p.text)
 		switch {
 		case p.esc:
 			if !cut || p.text[0] == ansi.ESC {
@@ -52,6 +53,9 @@ func Truncate(s string, w int, tail string) string {
 		case used+p.width > limit:
 			cut = true
 			b.WriteString(tail)
+			// Past the cut only escape sequences are kept: none, none
+			// to look for.
+			return strings.IndexByte(s[pos-len(p.text):], ansi.ESC) >= 0
 		default:
 			used += p.width
 			b.WriteString(p.text)
