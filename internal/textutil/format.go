@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/dshkit/mentions/internal/plain"
 )
 
@@ -105,39 +103,49 @@ type idCuts struct {
 
 func cutsOf(s string, w int) idCuts {
 	type cl struct{ at, w int }
-	var cls []cl
-	for i := 0; i < len(s); {
-		c, cw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-		if c == "" {
-			c, cw = s[i:i+1], 0
-		}
-		cls = append(cls, cl{i, cw})
-		i += len(c)
-	}
+	// The clusters of the first w+1 cells, and those of the longest end
+	// of s that fits in w cells (a queue, as LastCells keeps it): the
+	// rest of a long id is only counted.
+	var first, last []cl
 	c := idCuts{head: make([]int, w+1), headW: make([]int, w+1), tail: make([]int, w+1)}
-	for _, x := range cls {
-		c.width += x.w
-	}
+	lead, tailW, at := 0, 0, 0
+	pieces(s, func(p piece) bool {
+		x := cl{at, p.width}
+		at += len(p.text)
+		if c.width <= w {
+			first = append(first, x)
+		}
+		c.width += p.width
+		last = append(last, x)
+		for tailW += p.width; tailW > w; lead++ {
+			tailW -= last[lead].w
+		}
+		if lead > 1024 && lead > len(last)/2 {
+			last, lead = append(last[:0], last[lead:]...), 0
+		}
+		return true
+	})
+	last = last[lead:]
 	k, used := 0, 0
 	for n := 0; n <= w; n++ {
-		for k < len(cls) && used+cls[k].w <= n {
-			used += cls[k].w
+		for k < len(first) && used+first[k].w <= n {
+			used += first[k].w
 			k++
 		}
 		c.head[n], c.headW[n] = len(s), used
-		if k < len(cls) {
-			c.head[n] = cls[k].at
+		if k < len(first) {
+			c.head[n] = first[k].at
 		}
 	}
-	k, used = len(cls), 0
+	k, used = len(last), 0
 	for n := 0; n <= w; n++ {
-		for k > 0 && used+cls[k-1].w <= n {
-			used += cls[k-1].w
+		for k > 0 && used+last[k-1].w <= n {
+			used += last[k-1].w
 			k--
 		}
 		c.tail[n] = len(s)
-		if k < len(cls) {
-			c.tail[n] = cls[k].at
+		if k < len(last) {
+			c.tail[n] = last[k].at
 		}
 	}
 	return c

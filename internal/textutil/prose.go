@@ -1,6 +1,7 @@
 package textutil
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,23 +15,28 @@ import (
 // the line above with it, so it is never an orphan.
 func WrapProse(s string, w int) []string {
 	w = max(w, 1)
+	measured.Add(int64(len(s)))
 	lines := strings.Split(ansi.Wrap(s, w, " /"), "\n")
 	for i := 1; i < len(lines); i++ {
-		// A mark cut from its base by a hard wrap goes back to it: it
-		// takes no cell.
-		for {
-			r, n := utf8.DecodeRuneInString(lines[i])
-			if n == 0 || !unicode.In(r, unicode.Mn, unicode.Me) {
-				break
-			}
+		// Marks cut from their base by a hard wrap go back to it: they
+		// take no cell.
+		if n := leadingMarks(lines[i]); n > 0 {
 			lines[i-1], lines[i] = lines[i-1]+lines[i][:n], lines[i][n:]
 		}
-		for OnlyPunct(lines[i]) { // move characters down until one is not punctuation
+		if !OnlyPunct(lines[i]) {
+			continue
+		}
+		// Move characters down until one is not punctuation: whole
+		// clusters (a mark stays on its base). The clusters of the line
+		// above are found once.
+		starts := clusterStarts(lines[i-1])
+		for OnlyPunct(lines[i]) {
 			prev := strings.TrimRight(lines[i-1], " ")
-			at := lastClusterAt(prev) // whole clusters: a mark stays on its base
-			if at < 1 {
+			k, _ := slices.BinarySearch(starts, len(prev))
+			if k--; k < 1 || starts[k] < 1 {
 				break
 			}
+			at := starts[k]
 			moved := prev[at:] + strings.TrimLeft(lines[i], " ")
 			if Width(moved) > w {
 				break
@@ -41,18 +47,30 @@ func WrapProse(s string, w int) []string {
 	return lines
 }
 
-// lastClusterAt is the byte offset where s's last grapheme cluster
-// starts (0 for an empty s).
-func lastClusterAt(s string) int {
-	at := 0
-	for i := 0; i < len(s); {
-		c, _ := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-		if c == "" {
-			c = s[i : i+1]
+// leadingMarks is the length in bytes of the combining marks s starts
+// with.
+func leadingMarks(s string) int {
+	n := 0
+	for n < len(s) {
+		r, size := utf8.DecodeRuneInString(s[n:])
+		if !unicode.In(r, unicode.Mn, unicode.Me) {
+			break
 		}
-		at = i
-		i += len(c)
+		n += size
 	}
+	return n
+}
+
+// clusterStarts is the byte offset where each grapheme cluster of s
+// starts.
+func clusterStarts(s string) []int {
+	var at []int
+	pos := 0
+	pieces(s, func(p piece) bool {
+		at = append(at, pos)
+		pos += len(p.text)
+		return true
+	})
 	return at
 }
 
