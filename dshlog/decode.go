@@ -1,6 +1,7 @@
 package dshlog
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/dshkit/mentions/sessionref"
-	"github.com/valyala/fastjson"
 )
 
 // header is the first line of a log.
@@ -63,20 +63,22 @@ func parseHeader(path string, line []byte) (header, []string, error) {
 }
 
 // record is one storage record: an event, or a packed chunk row. Only
-// the envelope is read here; data stays a parsed value that the event's
-// type decides how much of to look at.
+// the envelope is read here; data stays checked text that the event's
+// type decides how much of to read.
 type record struct {
 	typ             string
 	seq, time       int64
 	hasSeq, hasTime bool
-	data            *fastjson.Value
-	surfaceOp       *fastjson.Value
-	sources         []int64
+	data            jv // nil: none
+	surfaceOp       jv // nil: none, or null
+	sources         jv // the sourceEventSeqs array, checked
+	nSources        int
 	hasSources      bool
 	ignorable       bool
 	seq0, time0     int64
 	hasSeq0         bool
 	hasTime0        bool
+	values, depth   int // of the whole record (scanner)
 }
 
 // errSyntax marks a line that is not JSON at all (garbage, cut short,
@@ -90,89 +92,57 @@ func unreadable(err error) bool {
 	return errors.As(err, &s)
 }
 
+// errOverCap is a record over one of the caps on what a read builds
+// (maxValues, maxDepth, maxChunks).
+type errOverCap struct {
+	what     string
+	n, limit int
+}
+
+func (e errOverCap) Error() string {
+	return fmt.Sprintf("%s %d, over the cap of %d", e.what, e.n, e.limit)
+}
+
 // isPacked reports a packed chunk row's tag (no '/').
 func isPacked(typ string) bool {
 	return typ == "text-chunks" || typ == "reasoning-chunks" || typ == "tool-call-chunks"
 }
 
-// intOf reads a JSON integer.
-func intOf(v *fastjson.Value) (int64, bool) {
-	n, err := v.Int64()
-	return n, err == nil
+// keyName is an object key decoded; it copies only a key with escapes.
+func keyName(k []byte) []byte {
+	if bytes.IndexByte(k, '\\') < 0 {
+		return k
+	}
+	return unescape(nil, k)
 }
 
-// decodeRecord parses one line strictly: only the envelope's keys, and a
+// decodeRecord reads one line strictly: only the envelope's keys, and a
 // packed row's exact shape. It returns how many events the record holds.
-// The record's values live until the parser's next use.
-func decodeRecord(jp *fastjson.Parser, line []byte) (record, int, error) {
+// Nothing of the line is built: the record's values are parts of line,
+// valid while line is.
+func decodeRecord(line []byte) (record, int, error) {
 	var r record
 	if len(line) == 0 {
 		return r, 0, errSyntax{errors.New("empty line")}
 	}
-	v, err := jp.ParseBytes(line)
+	var sc scanner
+	v, err := sc.scanJSON(line)
 	if err != nil {
 		return r, 0, errSyntax{err}
 	}
-	o, err := v.Object()
-	if err != nil {
+	r.values, r.depth = sc.values, sc.depth
+	if !v.isObject() {
 		return r, 0, errors.New("record is not a JSON object")
 	}
 	var bad error
-	o.Visit(func(k []byte, v *fastjson.Value) {
-		if bad != nil {
-			return
+	v.members(func(k []byte, v jv) bool {
+		name := keyName(k)
+		if ok := r.member(string(name), v); !ok {
+			bad = fmt.Errorf("%s has the wrong type", name)
+		} else if ok && !envelopeKey(string(name)) {
+			bad = fmt.Errorf("unknown top-level key %q", name) // the format allows no other
 		}
-		ok := true
-		switch string(k) {
-		case "type":
-			var b []byte
-			b, err := v.StringBytes()
-			ok = err == nil
-			r.typ = internType(b)
-		case "seq":
-			r.seq, ok = intOf(v)
-			r.hasSeq = ok
-		case "time":
-			r.time, ok = intOf(v)
-			r.hasTime = ok
-		case "data":
-			r.data = v
-		case "surfaceOp":
-			if v.Type() != fastjson.TypeNull {
-				r.surfaceOp = v
-			}
-		case "sourceEventSeqs":
-			if v.Type() == fastjson.TypeNull {
-				break
-			}
-			a, err := v.Array()
-			if ok = err == nil; ok {
-				r.hasSources = true
-				r.sources = make([]int64, len(a))
-				for i, x := range a {
-					if r.sources[i], ok = intOf(x); !ok {
-						break
-					}
-				}
-			}
-		case "ignorable":
-			if v.Type() != fastjson.TypeNull {
-				r.ignorable, err = v.Bool()
-				ok = err == nil
-			}
-		case "seq0":
-			r.seq0, ok = intOf(v)
-			r.hasSeq0 = ok
-		case "time0":
-			r.time0, ok = intOf(v)
-			r.hasTime0 = ok
-		default:
-			bad = fmt.Errorf("unknown top-level key %q", k) // the format allows no other
-			return
-		}
-		if !ok {
-			bad = fmt.Errorf("%s has the wrong type", k)
-		}
+		return bad == nil
 	})
 	if bad != nil {
 		return r, 0, bad
@@ -196,6 +166,76 @@ func decodeRecord(jp *fastjson.Parser, line []byte) (record, int, error) {
 	return r, 1, nil
 }
 
+func envelopeKey(k string) bool {
+	switch k {
+	case "type", "seq", "time", "data", "surfaceOp", "sourceEventSeqs", "ignorable", "seq0", "time0":
+		return true
+	}
+	return false
+}
+
+// member reads one envelope key's value into r; ok=false when it has the
+// wrong type. An unknown key is left to the caller.
+func (r *record) member(k string, v jv) (ok bool) {
+	ok = true
+	switch k {
+	case "type":
+		ok = v.isString()
+		if ok {
+			r.typ = internType(keyName(v[1 : len(v)-1]))
+		} else {
+			r.typ = ""
+		}
+	case "seq":
+		r.seq, ok = v.int64Of()
+		r.hasSeq = ok
+	case "time":
+		r.time, ok = v.int64Of()
+		r.hasTime = ok
+	case "data":
+		r.data = v
+	case "surfaceOp":
+		if !v.isNull() {
+			r.surfaceOp = v
+		}
+	case "sourceEventSeqs":
+		if v.isNull() {
+			break
+		}
+		if ok = v.isArray(); ok {
+			r.hasSources, r.sources, r.nSources = true, v, 0
+			v.elems(func(x jv) bool {
+				r.nSources++
+				_, ok = x.int64Of()
+				return ok
+			})
+		}
+	case "ignorable":
+		if !v.isNull() {
+			r.ignorable = v.isTrue()
+			ok = r.ignorable || string(v) == "false"
+		}
+	case "seq0":
+		r.seq0, ok = v.int64Of()
+		r.hasSeq0 = ok
+	case "time0":
+		r.time0, ok = v.int64Of()
+		r.hasTime0 = ok
+	}
+	return ok
+}
+
+// sourceSeqs is the record's sourceEventSeqs (checked integers).
+func (r record) sourceSeqs() []int64 {
+	out := make([]int64, 0, r.nSources)
+	r.sources.elems(func(x jv) bool {
+		n, _ := x.int64Of()
+		out = append(out, n)
+		return true
+	})
+	return out
+}
+
 // internType returns the shared string of a known type, so the events of
 // a big log do not each hold a copy of their type.
 func internType(b []byte) string {
@@ -206,12 +246,11 @@ func internType(b []byte) string {
 }
 
 // packedCount validates a packed row's data and returns its member count.
-func packedCount(typ string, data *fastjson.Value) (int, error) {
+func packedCount(typ string, data jv) (int, error) {
 	if data == nil {
 		return 0, errors.New("packed row has no data")
 	}
-	o, err := data.Object()
-	if err != nil {
+	if !data.isObject() {
 		return 0, errors.New("packed row data is not an object")
 	}
 	want := []string{"turn", "step", "index", "dt", "texts"}
@@ -222,140 +261,124 @@ func packedCount(typ string, data *fastjson.Value) (int, error) {
 	}
 	seen := 0
 	var bad error
-	o.Visit(func(k []byte, _ *fastjson.Value) {
+	data.members(func(k []byte, _ jv) bool {
+		name := keyName(k)
 		switch {
-		case containsStr(want, string(k)):
+		case slices.Contains(want, string(name)):
 			seen++
-		case typ == "tool-call-chunks" && string(k) == "name":
+		case typ == "tool-call-chunks" && string(name) == "name":
 		default:
-			if bad == nil {
-				bad = fmt.Errorf("packed row has unexpected key %q", k)
-			}
+			bad = fmt.Errorf("packed row has unexpected key %q", name)
+			return false
 		}
+		return true
 	})
 	if bad != nil {
 		return 0, bad
 	}
 	if seen != len(want) {
 		for _, k := range want {
-			if o.Get(k) == nil {
+			if data.get(k) == nil {
 				return 0, fmt.Errorf("packed row lacks %q", k)
 			}
 		}
 		return 0, errors.New("packed row repeats a key")
 	}
-	items, err := o.Get(payload).Array()
-	if err != nil {
+	items := data.get(payload)
+	if !items.isArray() {
 		return 0, fmt.Errorf("packed row %s is not an array", payload)
 	}
-	for _, it := range items {
-		if it.Type() != fastjson.TypeString {
-			return 0, fmt.Errorf("packed row %s holds a non-string", payload)
-		}
+	n, allStrings := 0, true
+	items.elems(func(it jv) bool {
+		n++
+		allStrings = it.isString()
+		return allStrings
+	})
+	if !allStrings {
+		return 0, fmt.Errorf("packed row %s holds a non-string", payload)
 	}
-	dt, err := o.Get("dt").Array()
-	if err != nil {
+	if n > maxChunks {
+		return 0, errOverCap{"a chunk row of entries:", n, maxChunks}
+	}
+	dt := data.get("dt")
+	if !dt.isArray() {
 		return 0, errors.New("packed row dt is not an array")
 	}
-	for _, d := range dt {
-		if _, ok := intOf(d); !ok {
-			return 0, errors.New("packed row dt holds a non-integer")
-		}
+	gaps, ints := 0, true
+	dt.elems(func(d jv) bool {
+		gaps++
+		_, ints = d.int64Of()
+		return ints
+	})
+	if !ints {
+		return 0, errors.New("packed row dt holds a non-integer")
 	}
-	if len(items) == 0 || len(dt) != len(items)-1 {
-		return 0, fmt.Errorf("packed row has %d gaps for %d chunks", len(dt), len(items))
+	if n == 0 || gaps != n-1 {
+		return 0, fmt.Errorf("packed row has %d gaps for %d chunks", gaps, n)
 	}
-	return len(items), nil
-}
-
-func containsStr(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return n, nil
 }
 
 // decodeOp reads a surface event's surfaceOp: "append", or a replace of
 // the current range start..end.
-func decodeOp(ev *event, v *fastjson.Value) error {
-	if v.Type() == fastjson.TypeString {
-		if s, _ := v.StringBytes(); string(s) != "append" {
+func decodeOp(ev *event, v jv) error {
+	if v.isString() {
+		if s, _ := v.str(); s != "append" {
 			return fmt.Errorf("unknown surfaceOp %q", s)
 		}
 		return nil
 	}
-	o, err := v.Object()
-	if err != nil || o.Len() != 3 {
+	if !v.isObject() || v.count() != 3 {
 		return errors.New("surfaceOp must be \"append\" or {op, start, end}")
 	}
-	kind, _ := str(o.Get("op"))
-	start, okS := intOrNil(o.Get("start"))
-	end, okE := intOrNil(o.Get("end"))
-	if kind != "replace" || !okS || !okE || start < 0 || end < 0 {
-		return fmt.Errorf("bad replace surfaceOp %s", v.MarshalTo(nil))
+	start, okS := v.get("start").int64Of()
+	end, okE := v.get("end").int64Of()
+	if !v.get("op").strIs("replace") || !okS || !okE || start < 0 || end < 0 {
+		return fmt.Errorf("bad replace surfaceOp %s", v.compact())
 	}
 	ev.setExtra().replace = &[2]int64{start, end}
 	return nil
 }
 
-func intOrNil(v *fastjson.Value) (int64, bool) {
-	if v == nil {
-		return 0, false
-	}
-	return intOf(v)
-}
-
-// str reads a string value, copied out of the parser's buffer; ok=false
-// when v is missing or not a string.
-func str(v *fastjson.Value) (string, bool) {
-	if v == nil || v.Type() != fastjson.TypeString {
-		return "", false
-	}
-	b, _ := v.StringBytes()
-	return string(b), true
-}
-
-// raw is a value's JSON text, detached from the parser.
-func raw(v *fastjson.Value) json.RawMessage { return v.MarshalTo(nil) }
+// raw is a value's JSON text, compacted and detached from the line.
+func raw(v jv) json.RawMessage { return v.compact() }
 
 // openObject splits a JSON object into the string fields named in known
 // (a null or string value) and the rest, kept verbatim, as the sessionref
 // open objects read them.
-func openObject(v *fastjson.Value, known map[string]*string) (map[string]json.RawMessage, error) {
-	o, err := v.Object()
-	if err != nil {
+func openObject(v jv, known map[string]*string) (map[string]json.RawMessage, error) {
+	if !v.isObject() {
 		return nil, errors.New("not an object")
 	}
 	var fields map[string]json.RawMessage
-	o.Visit(func(k []byte, v *fastjson.Value) {
-		if dst, ok := known[string(k)]; ok {
-			switch v.Type() {
-			case fastjson.TypeString:
-				b, _ := v.StringBytes()
-				*dst = string(b)
-				return
-			case fastjson.TypeNull:
-				return
+	v.members(func(k []byte, v jv) bool {
+		name := string(keyName(k))
+		if dst, ok := known[name]; ok {
+			switch {
+			case v.isString():
+				*dst, _ = v.str()
+				return true
+			case v.isNull():
+				return true
 			}
 		}
 		if fields == nil {
 			fields = map[string]json.RawMessage{}
 		}
-		fields[string(k)] = raw(v)
+		fields[name] = raw(v)
+		return true
 	})
 	return fields, nil
 }
 
-// decodeBlock reads one content block: type and text parsed, other
+// decodeBlock reads one content block: type and text decoded, other
 // fields verbatim.
-func decodeBlock(v *fastjson.Value) (sessionref.Block, error) {
+func decodeBlock(v jv) (sessionref.Block, error) {
 	var b sessionref.Block
-	if o, err := v.Object(); err == nil && o.Len() == 2 {
+	if v.isObject() && v.count() == 2 {
 		// The common shape, {"type":"text"|"reasoning","text":S}.
-		t, tok := str(o.Get("type"))
-		x, xok := str(o.Get("text"))
+		t, tok := v.get("type").str()
+		x, xok := v.get("text").str()
 		if tok && xok {
 			return sessionref.Block{Type: t, Text: x}, nil
 		}
@@ -369,9 +392,9 @@ func decodeBlock(v *fastjson.Value) (sessionref.Block, error) {
 }
 
 // decodeSource reads a message source.
-func decodeSource(v *fastjson.Value) (sessionref.Source, error) {
+func decodeSource(v jv) (sessionref.Source, error) {
 	var s sessionref.Source
-	if v == nil || v.Type() == fastjson.TypeNull {
+	if v == nil || v.isNull() {
 		return s, nil
 	}
 	fields, err := openObject(v, map[string]*string{"kind": &s.Kind, "plugin": &s.Plugin})
@@ -388,68 +411,63 @@ func decodeSource(v *fastjson.Value) (sessionref.Source, error) {
 // building the message: what decodeMessage then shorten would give, with
 // no garbage. ok=false for any other shape, left to decodeMessage. The
 // text is copied only with keepText (a lazy message keeps its length).
-func decodeShort(ev *event, data *fastjson.Value, keepText bool) (ok bool) {
-	if data.Type() != fastjson.TypeObject {
+func decodeShort(ev *event, data jv, keepText bool) (ok bool) {
+	if !data.isObject() {
 		return false
 	}
 	m := data
 	if ev.typ != sessionref.EventUserMessage {
-		if m = data.Get("message"); m == nil || m.Type() != fastjson.TypeObject {
+		if m = data.get("message"); !m.isObject() {
 			return false
 		}
 	}
-	cv := m.Get("content")
-	if cv == nil || cv.Type() != fastjson.TypeArray {
+	cv := m.get("content")
+	if !cv.isArray() || cv.count() != 1 {
 		return false
 	}
-	items, _ := cv.Array()
-	if len(items) != 1 {
+	var block jv
+	cv.elems(func(it jv) bool { block = it; return false })
+	if !block.isObject() || block.count() != 2 {
 		return false
 	}
-	block, err := items[0].Object()
-	if err != nil || block.Len() != 2 {
+	t, x := block.get("type"), block.get("text")
+	if !t.isString() || !x.isString() || !t.strIs(sessionref.BlockText) {
 		return false
 	}
-	t, x := block.Get("type"), block.Get("text")
-	if t == nil || x == nil || t.Type() != fastjson.TypeString || x.Type() != fastjson.TypeString {
-		return false
-	}
-	if tb, _ := t.StringBytes(); string(tb) != sessionref.BlockText {
-		return false
-	}
-	var kind []byte
-	if sv := m.Get("source"); sv != nil && sv.Type() != fastjson.TypeNull {
-		src, err := sv.Object()
-		if err != nil || src.Len() != 1 {
+	kind := ""
+	if sv := m.get("source"); sv != nil && !sv.isNull() {
+		if !sv.isObject() || sv.count() != 1 {
 			return false
 		}
-		kv := src.Get("kind")
-		if kv == nil || kv.Type() != fastjson.TypeString {
+		kv := sv.get("kind")
+		if !kv.isString() {
 			return false
 		}
-		kind, _ = kv.StringBytes()
+		kind, _ = kv.str()
 	}
-	if len(kind) == 0 { // the kind decodeMessage gives a message without one
+	if kind == "" { // the kind decodeMessage gives a message without one
 		switch ev.typ {
 		case sessionref.EventUserMessage:
-			kind = []byte(sessionref.SourceUser)
+			kind = sessionref.SourceUser
 		case sessionref.EventAssistantMessage:
-			kind = []byte(sessionref.SourceModel)
+			kind = sessionref.SourceModel
 		default:
-			kind = []byte(sessionref.SourceTool)
+			kind = sessionref.SourceTool
 		}
 	}
-	k := slices.IndexFunc(shortKinds[:], func(name string) bool { return name == string(kind) })
+	k := slices.Index(shortKinds[:], kind)
 	if k < 0 {
 		return false
 	}
-	text, _ := x.StringBytes()
-	ev.short, ev.kind, ev.tlen = true, uint8(k), int32(len(text))
-	if iv := data.Get("interrupted"); iv != nil && iv.Type() == fastjson.TypeTrue {
+	ev.short, ev.kind = true, uint8(k)
+	if data.get("interrupted").isTrue() {
 		ev.interrupted = true
 	}
 	if keepText {
-		ev.text = string(text)
+		ev.text, _ = x.str()
+		ev.tlen = int32(len(ev.text))
+	} else {
+		ev.tlen = int32(x.strLen())
 	}
 	return true
 }
@@ -459,30 +477,29 @@ func decodeShort(ev *event, data *fastjson.Value, keepText bool) (ok bool) {
 // "message". Older web logs wrote a tool result's callId, content and
 // isError directly in data; like the reference, that is read as one
 // tool-result block whose content is data.content.
-func decodeMessage(ev *event, data *fastjson.Value) error {
-	if data.Type() != fastjson.TypeObject {
+func decodeMessage(ev *event, data jv) error {
+	if !data.isObject() {
 		return errors.New("data is not an object")
 	}
 	m := data
 	if ev.typ != sessionref.EventUserMessage {
-		if inner := data.Get("message"); inner != nil && inner.Type() != fastjson.TypeNull {
+		if inner := data.get("message"); inner != nil && !inner.isNull() {
 			m = inner
-		} else if ev.typ == sessionref.EventToolResult && data.Get("callId") != nil {
+		} else if ev.typ == sessionref.EventToolResult && data.get("callId") != nil {
 			return decodeLegacyToolResult(ev, data)
 		}
 	}
-	if m.Type() != fastjson.TypeObject {
+	if !m.isObject() {
 		return errors.New("message is not an object")
 	}
-	cv := m.Get("content")
-	if cv == nil || cv.Type() == fastjson.TypeNull {
+	cv := m.get("content")
+	if cv == nil || cv.isNull() {
 		return errors.New("message has no content")
 	}
-	items, err := cv.Array()
-	if err != nil {
+	if !cv.isArray() {
 		return errors.New("message content is not an array")
 	}
-	src, err := decodeSource(m.Get("source"))
+	src, err := decodeSource(m.get("source"))
 	if err != nil {
 		return err
 	}
@@ -495,57 +512,59 @@ func decodeMessage(ev *event, data *fastjson.Value) error {
 	default:
 		src.Kind = sessionref.SourceTool
 	}
-	content := make([]sessionref.Block, len(items))
-	for i, it := range items {
-		if content[i], err = decodeBlock(it); err != nil {
-			return err
+	content := make([]sessionref.Block, 0, cv.count())
+	cv.elems(func(it jv) bool {
+		var b sessionref.Block
+		if b, err = decodeBlock(it); err != nil {
+			return false
 		}
-		switch content[i].Type {
+		content = append(content, b)
+		switch b.Type {
 		case "tool-call":
-			id, _ := str(it.Get("id"))
+			id, _ := it.get("id").str()
 			x := ev.setExtra()
 			x.toolCalls = append(x.toolCalls, id)
 		case "tool-result":
 			if ev.extra().callID == "" {
-				if id, _ := str(it.Get("toolCallId")); id != "" {
+				if id, _ := it.get("toolCallId").str(); id != "" {
 					ev.setExtra().callID = id
 				}
 			}
 		}
+		return true
+	})
+	if err != nil {
+		return err
 	}
 	if ev.typ == sessionref.EventToolResult {
-		if cid, ok := str(m.Get("source", "callId")); ok {
+		if cid, ok := m.path("source", "callId").str(); ok {
 			ev.setExtra().callID = cid
 		}
 	}
-	interrupted := false
-	if iv := data.Get("interrupted"); iv != nil && iv.Type() == fastjson.TypeTrue {
-		interrupted = true
-	}
 	seq := ev.seq
-	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ, Source: src, Content: content, Interrupted: interrupted}
+	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ, Source: src, Content: content, Interrupted: data.get("interrupted").isTrue()}
 	return nil
 }
 
 // decodeLegacyToolResult reads {callId, content, isError} in data.
-func decodeLegacyToolResult(ev *event, data *fastjson.Value) error {
-	cid := data.Get("callId")
-	id, ok := str(cid)
+func decodeLegacyToolResult(ev *event, data jv) error {
+	id, ok := data.get("callId").str()
 	if !ok {
 		return errors.New("tool result callId is not a string")
 	}
-	cv := data.Get("content")
-	if cv == nil || cv.Type() != fastjson.TypeArray {
+	cv := data.get("content")
+	if !cv.isArray() {
 		return errors.New("message has no content")
 	}
-	fields := map[string]json.RawMessage{"toolCallId": raw(cid), "content": raw(cv)}
-	if e := data.Get("isError"); e != nil {
+	cid := json.RawMessage(quote(nil, id)) // the id as decoded, quoted again
+	fields := map[string]json.RawMessage{"toolCallId": cid, "content": raw(cv)}
+	if e := data.get("isError"); e != nil {
 		fields["isError"] = raw(e)
 	}
 	ev.setExtra().callID = id
 	seq := ev.seq
 	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ,
-		Source:  sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": raw(cid)}},
+		Source:  sessionref.Source{Kind: sessionref.SourceTool, Fields: map[string]json.RawMessage{"callId": slices.Clone(cid)}},
 		Content: []sessionref.Block{{Type: "tool-result", Fields: fields}}}
 	return nil
 }

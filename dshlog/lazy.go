@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/dshkit/mentions/sessionref"
-	"github.com/valyala/fastjson"
 )
 
 // lineReader reads a raw log's lines back, for the messages a parse
@@ -23,7 +22,6 @@ type lineReader struct {
 	back   bool     // the window ends at the line read (a reader going to older lines)
 	buf    []byte   // the file from offset from
 	from   int64
-	jp     fastjson.Parser
 }
 
 // lines opens p's file to read its lines back, window bytes at a time
@@ -64,7 +62,7 @@ func (r *lineReader) message(e *event) (sessionref.Event, error) {
 	if err != nil {
 		return sessionref.Event{}, err
 	}
-	rec, _, err := decodeRecord(&r.jp, line)
+	rec, _, err := decodeRecord(line)
 	if err != nil {
 		return sessionref.Event{}, errChanged
 	}

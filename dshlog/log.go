@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/dshkit/mentions/sessionref"
-	"github.com/valyala/fastjson"
 )
 
 // knownTypes are the event types this reader understands or may skip;
@@ -210,7 +209,6 @@ type parsed struct {
 	line    int           // lines consumed so far (the header is line 1)
 	more    func() []byte // the text after the piece being decoded, when streamed
 	cost    int64         // estimated bytes held, for the cache budget
-	jp      fastjson.Parser
 	// sink, when set, takes the messages instead of events: the log is
 	// streamed (see streamed), decoded in one pass.
 	sink *streamed
@@ -492,7 +490,7 @@ func (p *parsed) rawHalves(fd feeder, r io.ReaderAt, from, to int64, end *int64)
 	if next < 0 {
 		return false
 	}
-	rec, _, err := decodeRecord(&p.jp, first)
+	rec, _, err := decodeRecord(first)
 	if err != nil {
 		return false
 	}
@@ -592,7 +590,7 @@ func (p *parsed) decodeHalves(fd feeder, text []byte) bool {
 	}
 	a, b := text[:mid+nl+1], text[mid+nl+1:]
 	first, _, _ := bytes.Cut(b, []byte{'\n'})
-	r, _, err := decodeRecord(&p.jp, first)
+	r, _, err := decodeRecord(first)
 	if err != nil {
 		return false
 	}
@@ -662,7 +660,11 @@ func (p *parsed) decodeLines(fd feeder, text []byte, base int64, seg *segment, i
 		if i&1023 == 1023 && fd.stop() != nil {
 			return // the caller reports the cancellation
 		}
-		r, n, err := decodeRecord(&p.jp, line)
+		r, n, err := decodeRecord(line)
+		if oc := (errOverCap{}); errors.As(err, &oc) {
+			p.err = p.overCap(p.line, r, err)
+			return
+		}
 		if gap := err == nil && seqGap(r, seg.next); err != nil || gap {
 			p.endPrefix(line, rest, err, gap, seg.next, inTornFrame)
 			return
@@ -708,7 +710,7 @@ func (p *parsed) endPrefix(line, rest []byte, err error, gap bool, next int64, i
 		check = append(append([]byte(nil), check...), p.more()...)
 	}
 	for _, later := range splitLines(check) {
-		if typeOf(&p.jp, later) == "turn/end" {
+		if typeOf(later) == "turn/end" {
 			what := "unreadable line"
 			if gap {
 				what = fmt.Sprintf("seq gap (want %d)", next)
@@ -760,23 +762,39 @@ func (p *parsed) add(r record, n int, seg *segment, at int64, lineLen int) error
 }
 
 // packedSpan is the sum of a packed row's time gaps (checked already).
-func packedSpan(data *fastjson.Value) int64 {
+func packedSpan(data jv) int64 {
 	var sum int64
-	for _, d := range data.GetArray("dt") {
-		n, _ := d.Int64()
+	data.get("dt").elems(func(d jv) bool {
+		n, _ := d.int64Of()
 		sum += n
-	}
+		return true
+	})
 	return sum
 }
 
 // typeOf is the type of a line's record, "" when it has none.
-func typeOf(jp *fastjson.Parser, line []byte) string {
-	v, err := jp.ParseBytes(line)
+func typeOf(line []byte) string {
+	var sc scanner
+	v, err := sc.scanJSON(line)
 	if err != nil {
 		return ""
 	}
-	t, _ := str(v.Get("type"))
+	t, _ := v.get("type").str()
 	return t
+}
+
+// overCap is the error of a record over one of the caps on what a read
+// builds, naming the session and the seq.
+func (p *parsed) overCap(line int, r record, err error) error {
+	seq := r.seq
+	if isPacked(r.typ) {
+		seq = r.seq0
+	}
+	id := ""
+	if p.head.ID != nil {
+		id = *p.head.ID
+	}
+	return logErr(p.path, line, ErrTooLarge, "session %q, %s at seq %d: %v", id, r.typ, seq, err)
 }
 
 // decodeEvent turns a record into an event, upgrading legacy shapes. An
@@ -784,26 +802,23 @@ func typeOf(jp *fastjson.Parser, line []byte) string {
 // short message's text is kept only with keepText.
 func (p *parsed) decodeEvent(r record, line int, keepText bool) (event, error) {
 	ev := event{seq: r.seq, typ: r.typ, line: int32(line)}
-	if len(r.sources) > 0 {
-		ev.setExtra().sources = r.sources
-	}
 	op := r.surfaceOp
 	switch r.typ {
 	case "steering/message":
 		ev.typ = sessionref.EventUserMessage // legacy rows migrate to user/message
 		if op == nil {
-			op = fastjson.MustParse(`"append"`)
+			op = jv(`"append"`)
 		}
 	case "request/header-delta", "mode/set":
 		return ev, logErr(p.path, line, ErrCorrupt, "retired event type %q", r.typ)
 	case "request/header":
-		if reason, _ := str(r.data.Get("reason")); reason == "fallback" {
+		if r.data.get("reason").strIs("fallback") {
 			return ev, logErr(p.path, line, ErrCorrupt, "retired request/header reason \"fallback\"")
 		}
 	}
 	if _, known := knownTypes[r.typ]; !known || isPacked(r.typ) {
 		if r.ignorable {
-			ev.typ, ev.x = "", nil
+			ev.typ = ""
 			return ev, nil
 		}
 		return ev, logErr(p.path, line, ErrUnknownEvent, "%q is not a known event type and is not marked ignorable (a newer DeepSeek Harness wrote it)", r.typ)
@@ -813,6 +828,16 @@ func (p *parsed) decodeEvent(r record, line int, keepText bool) (event, error) {
 			return ev, logErr(p.path, line, ErrCorrupt, "%s carries surfaceOp or sourceEventSeqs", r.typ)
 		}
 		return ev, p.decodeLogOnly(&ev, r.data)
+	}
+	// A message is built: within the caps on what that costs.
+	switch {
+	case r.values > maxValues:
+		return ev, p.overCap(line, r, errOverCap{"a message of JSON values:", r.values, maxValues})
+	case r.depth > maxDepth:
+		return ev, p.overCap(line, r, errOverCap{"a message nested deep:", r.depth, maxDepth})
+	}
+	if r.nSources > 0 {
+		ev.setExtra().sources = r.sourceSeqs()
 	}
 	if op == nil {
 		return ev, logErr(p.path, line, ErrCorrupt, "%s has no surfaceOp", ev.typ)
@@ -830,18 +855,20 @@ func (p *parsed) decodeEvent(r record, line int, keepText bool) (event, error) {
 	return ev, nil
 }
 
-func (p *parsed) decodeLogOnly(ev *event, data *fastjson.Value) error {
+// decodeLogOnly reads the one field of a log-only event's data the
+// closers or the titles need; the rest of data is not read.
+func (p *parsed) decodeLogOnly(ev *event, data jv) error {
 	switch ev.typ {
 	case "session/title":
-		if _, ok := str(data.Get("title")); !ok {
+		if !data.get("title").isString() {
 			return logErr(p.path, int(ev.line), ErrCorrupt, "session/title without a title")
 		}
 	case "tool/call":
-		if id, _ := str(data.Get("callId")); id != "" {
+		if id, _ := data.get("callId").str(); id != "" {
 			ev.setExtra().callID = id
 		}
 	case "turn/end":
-		if data.Type() != fastjson.TypeObject || data.Get("reason") == nil {
+		if !data.isObject() || data.get("reason") == nil {
 			return logErr(p.path, int(ev.line), ErrCorrupt, "turn/end without a reason")
 		}
 	}

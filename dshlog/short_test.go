@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/dshkit/mentions/sessionref"
-	"github.com/valyala/fastjson"
 )
 
 // FuzzDecodeShort: a message the fast path reads is read the same by the
@@ -27,8 +26,8 @@ func FuzzDecodeShort(f *testing.F) {
 	}
 	types := []string{sessionref.EventUserMessage, sessionref.EventAssistantMessage, sessionref.EventToolResult}
 	f.Fuzz(func(t *testing.T, data string, typ uint8) {
-		var jp fastjson.Parser
-		v, err := jp.Parse(data)
+		var sc scanner
+		v, err := sc.scanJSON([]byte(data))
 		if err != nil {
 			return
 		}

@@ -300,7 +300,7 @@ func (st *streamed) seenAs(m *sessionref.Event, r int32) bool {
 // messageRecord is line's record when it is one of the log's messages,
 // valid until the cursor decodes another line.
 func (c *cursor) messageRecord(line []byte) (record, bool) {
-	rec, _, err := decodeRecord(&c.r.jp, line)
+	rec, _, err := decodeRecord(line)
 	if err != nil || isPacked(rec.typ) || !c.st.msgs.has(rec.seq) {
 		return record{}, false
 	}

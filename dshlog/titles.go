@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshkit/mentions/sessionref"
-	"github.com/valyala/fastjson"
 )
 
 // titlePattern is what a session/title record must contain. Lines
@@ -105,7 +104,6 @@ type titleScan struct {
 	// tooLong is the offset of the last title record longer than
 	// maxTitleLine, when no title record came after it; -1 when none.
 	tooLong int64
-	jp      fastjson.Parser
 }
 
 func newTitleScan(title *sessionref.Title, tooLong, off int64) *titleScan {
@@ -207,11 +205,11 @@ func (s *titleScan) line(l []byte, at int64) {
 		}
 		return
 	}
-	r, _, err := decodeRecord(&s.jp, l)
+	r, _, err := decodeRecord(l)
 	if err != nil || r.typ != "session/title" {
 		return
 	}
-	if text, ok := str(r.data.Get("title")); ok {
+	if text, ok := r.data.get("title").str(); ok {
 		s.title = &sessionref.Title{Text: text, EventSeq: r.seq, UpdatedAt: r.time}
 		s.tooLong = -1
 	}

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/dshkit/mentions/sessionref"
-	"github.com/valyala/fastjson"
 )
 
 func titleLine(seq int, title string) string {
@@ -95,7 +94,6 @@ func rewriteInPlace(t *testing.T, path, data string) {
 
 // naiveTitle decodes every whole line and keeps the last title record.
 func naiveTitle(text []byte) *sessionref.Title {
-	var jp fastjson.Parser
 	var out *sessionref.Title
 	if i := bytes.LastIndexByte(text, '\n'); i >= 0 {
 		text = text[:i+1]
@@ -109,11 +107,11 @@ func naiveTitle(text []byte) *sessionref.Title {
 			}
 			continue
 		}
-		r, _, err := decodeRecord(&jp, l)
+		r, _, err := decodeRecord(l)
 		if err != nil || r.typ != "session/title" {
 			continue
 		}
-		if text, ok := str(r.data.Get("title")); ok {
+		if text, ok := r.data.get("title").str(); ok {
 			out = &sessionref.Title{Text: text, EventSeq: r.seq, UpdatedAt: r.time}
 		}
 	}
@@ -207,7 +205,7 @@ func escapedLog(r *rand.Rand, n int) []byte {
 
 // TestEscapedTitleSpellings: whatever escapes spell the type (and its
 // key, and the title's key), the scan finds the title a full decode of
-// every line finds, with fastjson and with encoding/json alike; and a
+// every line finds, with the record decoder and with encoding/json alike; and a
 // log read through the store agrees.
 func TestEscapedTitleSpellings(t *testing.T) {
 	for seed := range uint64(300) {
@@ -222,7 +220,7 @@ func TestEscapedTitleSpellings(t *testing.T) {
 		}
 		want, other := naiveTitle(data), jsonTitle(data)
 		if (want == nil) != (other == nil) || (want != nil && *want != *other) {
-			t.Fatalf("seed %d: fastjson %+v, encoding/json %+v\n%s", seed, want, other, data)
+			t.Fatalf("seed %d: decoder %+v, encoding/json %+v\n%s", seed, want, other, data)
 		}
 		if (want == nil) != (sc.title == nil) || (want != nil && *want != *sc.title) {
 			t.Fatalf("seed %d: scan %+v, full decode %+v\n%s", seed, sc.title, want, data)
@@ -321,7 +319,7 @@ func FuzzTitleScan(f *testing.F) {
 		}
 		want := naiveTitle(data)
 		if other := jsonTitle(data); (want == nil) != (other == nil) || (want != nil && *want != *other) {
-			t.Skip("fastjson and encoding/json disagree on this input") // not the scanner's question
+			t.Skip("the record decoder and encoding/json disagree on this input") // not the scanner's question
 		}
 		if (want == nil) != (sc.title == nil) || (want != nil && *want != *sc.title) {
 			t.Fatalf("scan %+v, decoding every line %+v", sc.title, want)

@@ -7,8 +7,15 @@
 //	DIR/raw/      one raw log of 1,000,000 messages (256 MB)
 //	DIR/pending/  one log with 100,000 tool calls pending in an open turn
 //	DIR/compact/  one log of 50,000 compactions
+//	DIR/shape/S/raw/, DIR/shape/S/zstd/
+//	              with -shape-bytes N: for each of hostile.Shapes, one log
+//	              holding a record of that shape of about N bytes, raw
+//	              and zstd (its id is the shape's name, -z for zstd)
+//	DIR/shape/four/
+//	              with -shape-bytes N: four zstd wide-array logs, to be
+//	              indexed at once
 //
-//	go run ./dshlog/internal/genhostile -dir DIR [-zstd 4]
+//	go run ./dshlog/internal/genhostile -dir DIR [-zstd 4] [-big=false] [-shape-bytes N]
 package main
 
 import (
@@ -25,6 +32,8 @@ import (
 func main() {
 	dir := flag.String("dir", "", "output directory (required)")
 	zstdLogs := flag.Int("zstd", 4, "zstd logs of 950,000 messages")
+	big := flag.Bool("big", true, "write the logs of many messages (zstd, raw, pending, compact)")
+	shapeBytes := flag.Int("shape-bytes", 0, "write the record shapes, each of about this many bytes")
 	flag.Parse()
 	if *dir == "" {
 		log.Fatal("genhostile: -dir is required")
@@ -33,6 +42,27 @@ func main() {
 		if err := benchlog.WriteFile(filepath.Join(*dir, sub, hostile.ProjectDir, id, name), fn); err != nil {
 			log.Fatal(err)
 		}
+	}
+	for _, shape := range hostile.Shapes {
+		if *shapeBytes <= 0 {
+			break
+		}
+		write(filepath.Join("shape", shape, "raw"), shape, "session.jsonl", func(w io.Writer) error { return hostile.Shaped(w, shape, shape, *shapeBytes) })
+		write(filepath.Join("shape", shape, "zstd"), shape+"-z", "session.jsonl.zstd", func(w io.Writer) error {
+			return hostile.ShapedZstd(w, shape+"-z", shape, *shapeBytes)
+		})
+	}
+	for i := range 4 {
+		if *shapeBytes <= 0 {
+			break
+		}
+		id := fmt.Sprintf("wide-array-%d", i)
+		write(filepath.Join("shape", "four"), id, "session.jsonl.zstd", func(w io.Writer) error {
+			return hostile.ShapedZstd(w, id, "wide-array", *shapeBytes)
+		})
+	}
+	if !*big {
+		return
 	}
 	for i := range *zstdLogs {
 		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)

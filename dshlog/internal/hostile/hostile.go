@@ -198,3 +198,119 @@ func Compactions(w io.Writer, id string, n int) error {
 	}
 	return l.close()
 }
+
+// Shapes are the record shapes whose decoding must cost what the reader
+// keeps, not what a parse tree of the record would (issue 28): each is
+// one record of about size bytes between two ordinary messages.
+//
+//	wide-array      an ignorable record whose data is [0,0,0,…]
+//	wide-object     an ignorable record whose data is {"k":0,"k":0,…}
+//	deep            an ignorable record whose data is arrays 250 deep, side by side
+//	chunk-row       a text-chunks row of one-byte entries (size/6 of them)
+//	message-values  a user message with a block field [0,0,0,…]
+//	deep-message    a user message with a block field nested 200 deep, side by side
+//	tiny-records    size/70 ignorable records of one value each
+//
+// OneString, an ignorable record whose data is one string of size bytes,
+// is the baseline they are measured against: as many bytes, one value.
+var Shapes = []string{"wide-array", "wide-object", "deep", "chunk-row", "message-values", "deep-message", "tiny-records"}
+
+// OneString is the baseline shape (see Shapes).
+const OneString = "one-string"
+
+// Shaped writes a log holding a record of the named shape of about size
+// bytes, between two messages.
+func Shaped(w io.Writer, id, shape string, size int) error {
+	l := newWriter(w, id)
+	l.ev("user/message", `{"id":"u0","role":"user","content":[{"type":"text","text":"before the record"}],"source":{"kind":"user"}}`, app)
+	if shape == "tiny-records" {
+		for range size / 70 {
+			l.ev("x/tiny", "0", `,"ignorable":true`)
+		}
+	} else if err := l.shaped(shape, size); err != nil {
+		return err
+	}
+	l.ev("user/message", `{"id":"u1","role":"user","content":[{"type":"text","text":"after the record"}],"source":{"kind":"user"}}`, app)
+	return l.close()
+}
+
+// ShapedZstd writes Shaped as zstd: the header in its own frame, the
+// rest in one.
+func ShapedZstd(w io.Writer, id, shape string, size int) error {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(8<<20))
+	if err != nil {
+		return err
+	}
+	fw := &frameWriter{w: w, enc: enc}
+	if err := Shaped(fw, id, shape, size); err != nil {
+		return err
+	}
+	return fw.flush()
+}
+
+// shaped writes the one record of a shape, streamed.
+func (l *writer) shaped(shape string, size int) error {
+	repeat := func(open, unit, last, close string) {
+		l.raw(open)
+		for range max(size/len(unit), 1) {
+			l.raw(unit)
+		}
+		l.raw(last + close)
+	}
+	seq := l.seq
+	switch shape {
+	case "wide-array", "wide-object", "deep", OneString:
+		l.raw(fmt.Sprintf(`{"type":"x/pad","seq":%d,"time":%d,"ignorable":true,"data":`, seq, l.t))
+		switch shape {
+		case "wide-array":
+			repeat("[", "0,", "0", "]")
+		case "wide-object":
+			repeat("{", `"k":0,`, `"k":0`, "}")
+		case OneString:
+			repeat(`"`, "a", "", `"`)
+		default:
+			deep := strings.Repeat("[", 250) + "0" + strings.Repeat("]", 250)
+			repeat("[", deep+",", "0", "]")
+		}
+		l.raw("}\n")
+		l.seq++
+	case "chunk-row":
+		n := max(size/6, 2)
+		l.raw(fmt.Sprintf(`{"type":"text-chunks","seq0":%d,"time0":%d,"data":{"turn":1,"step":1,"index":0,"dt":[`, seq, l.t))
+		for i := range n - 1 {
+			if i > 0 {
+				l.raw(",")
+			}
+			l.raw("0")
+		}
+		l.raw(`],"texts":[`)
+		for i := range n {
+			if i > 0 {
+				l.raw(",")
+			}
+			l.raw(`"a"`)
+		}
+		l.raw("]}}\n")
+		l.seq += n
+	case "message-values", "deep-message":
+		l.raw(fmt.Sprintf(`{"type":"user/message","seq":%d,"time":%d,"surfaceOp":"append","data":{"id":"big","role":"user","source":{"kind":"user"},"content":[{"type":"text","text":"big","x":`, seq, l.t))
+		if shape == "message-values" {
+			repeat("[", "0,", "0", "]")
+		} else {
+			deep := strings.Repeat("[", 200) + "0" + strings.Repeat("]", 200)
+			repeat("[", deep+",", "0", "]")
+		}
+		l.raw("}]}}\n")
+		l.seq++
+	default:
+		return fmt.Errorf("hostile: unknown shape %q", shape)
+	}
+	l.t += 7
+	return l.err
+}
+
+func (l *writer) raw(s string) {
+	if l.err == nil {
+		_, l.err = l.w.WriteString(s)
+	}
+}

@@ -44,7 +44,9 @@ func main() {
 			s, err := dshlog.Open(*root)
 			check(err)
 			surf, err := s.ReadSurface(ctx, *id)
-			check(err)
+			if err != nil {
+				return fmt.Sprintf("err=%q", err)
+			}
 			n := 0
 			for _, e := range surf.Events {
 				for _, b := range e.Content {
@@ -61,7 +63,9 @@ func main() {
 			check(err)
 			p, err := r.Prepare(ctx, sessionref.Target{ID: "memprobe"}, []sessionref.Block{sessionref.TextBlock("see")},
 				[]sessionref.Reference{{SessionID: *id}})
-			check(err)
+			if err != nil {
+				return fmt.Sprintf("err=%q", err)
+			}
 			rec := p.Context.Source.References[0]
 			return fmt.Sprintf("snapshot_kb=%.1f messages=%d kept=%d", float64(len(p.Context.Prompt()))/1024, rec.OriginalMessages, rec.RetainedMessages)
 		})

@@ -1,0 +1,135 @@
+package dshlog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/dshkit/mentions/dshlog/internal/hostile"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// writeShaped writes a log of hostile.Shaped under root, raw or zstd,
+// and returns its session id.
+func writeShaped(t testing.TB, root, shape string, size int, zstd bool) string {
+	t.Helper()
+	id, name, write := shape, RawName, hostile.Shaped
+	if zstd {
+		id, name, write = shape+"-z", ZstdName, hostile.ShapedZstd
+	}
+	path := filepath.Join(root, hostile.ProjectDir, id, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := write(f, id, shape, size); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// allocated is what fn allocates (the heap's total, not what it keeps).
+// A parse cached between the tries would hide the second's cost: each
+// try reads on stores of its own (readAll3).
+func allocated(fn func()) uint64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection empties the pool of zstd decoders
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	fn()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// overCapShapes are the shapes whose record is read (a message, a chunk
+// row) and, at the test's size, over a cap on what a read builds.
+var overCapShapes = map[string]bool{"chunk-row": true, "message-values": true, "deep-message": true}
+
+// Every hostile shape, raw and zstd, costs a read about what the record
+// is, never a parse tree's 250 times it: a skipped record is scanned, a
+// read one over a cap is ErrTooLarge naming the session and the seq.
+// The bound is a ratio to the same reads of a log whose record is as big
+// but one value (a string), in the same run: what the shape adds, the
+// three reads together, is at most 12 bytes a byte of the record (a
+// zstd decoder made again for a read adds its window, 9 bytes a byte
+// here; nothing else adds a byte), where a parse tree adds 450 bytes a
+// value, 225 a byte, each read.
+func TestHostileShapesBounded(t *testing.T) {
+	const size = 1 << 20
+	root := t.TempDir()
+	for _, zstd := range []bool{false, true} {
+		base := writeShaped(t, root, hostile.OneString, size, zstd)
+		for _, shape := range hostile.Shapes {
+			id := writeShaped(t, root, shape, size, zstd)
+			t.Run(id, func(t *testing.T) {
+				var baseAlloc, alloc uint64
+				var surf, baseSurf shapeReads
+				for _, r := range []struct {
+					id  string
+					n   *uint64
+					out *shapeReads
+				}{{base, &baseAlloc, &baseSurf}, {id, &alloc, &surf}} {
+					s, err := Open(root)
+					if err != nil {
+						t.Fatal(err)
+					}
+					// The least of two tries: the first may make a zstd
+					// decoder (its window, not the record).
+					*r.n = min(allocated(func() { *r.out = readAll3(s, r.id) }), allocated(func() { readAll3(s, r.id) }))
+				}
+				if baseSurf.err != nil {
+					t.Fatal(baseSurf.err)
+				}
+				if overCapShapes[shape] {
+					for _, err := range surf.errs() {
+						var le *LogError
+						if !errors.Is(err, ErrTooLarge) || !errors.As(err, &le) ||
+							!strings.Contains(le.Detail, fmt.Sprintf("session %q", id)) || !strings.Contains(le.Detail, "at seq 1:") {
+							t.Fatalf("want ErrTooLarge naming session %s and seq 1, got %v", id, err)
+						}
+					}
+				} else if surf.err != nil || surf.events != 2 {
+					t.Fatalf("got %d events, %v", surf.events, surf.err)
+				}
+				extra := int64(alloc) - int64(baseAlloc)
+				t.Logf("%s: %d bytes allocated (%.2f a byte of the record), %d for a string as long", id, alloc, float64(extra)/size, baseAlloc)
+				if extra > 12*size {
+					t.Fatalf("the record of %d bytes costs %d bytes more than a string as long", size, extra)
+				}
+			})
+		}
+	}
+}
+
+// shapeReads is what three reads of a session gave.
+type shapeReads struct {
+	events        int
+	err, out, wlk error
+}
+
+func (r shapeReads) errs() []error { return []error{r.err, r.out, r.wlk} }
+
+// readAll3 reads a session as a surface, an outline and a walk, each on
+// a store of its own (nothing cached).
+func readAll3(s *Store, id string) shapeReads {
+	ctx := context.Background()
+	var r shapeReads
+	surf, err := s.ReadSurface(ctx, id)
+	r.events, r.err = len(surf.Events), err
+	s2, _ := Open(s.root, WithCacheBytes(0))
+	_, r.out = s2.ReadOutline(ctx, id)
+	s3, _ := Open(s.root, WithCacheBytes(0))
+	_, r.wlk = s3.WalkSurface(ctx, id, func(e *sessionref.Event) bool { return true })
+	return r
+}
