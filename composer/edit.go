@@ -148,7 +148,7 @@ func (m Model) updatePicker(msg tea.Msg) (Model, tea.Cmd) {
 // typeText inserts typed text; see follow for when that opens the
 // picker.
 func (m Model) typeText(s string) (Model, tea.Cmd) {
-	if m.pickEnd < 0 && rules.EndsQuery(m.picker, s) {
+	if p := m.picker; m.pickEnd < 0 && p.IsOpen() && isSpaceText(s) && p.Settled() && p.Err() == nil && p.Len() == 0 {
 		// A space after a query that matched nothing: the '@' was not a
 		// mention after all, and the text goes on as prose.
 		m.closePicker()

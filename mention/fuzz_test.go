@@ -1,131 +1,133 @@
 package mention
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// FuzzTrackerEdits drives a Tracker through random edits, including ones
-// it does not see coming (a whole new text, as SetValue or a recalled
-// draft makes), picks, token deletions and dismissals. Whatever happens:
-// every span holds its token's chip, spans are in order and apart, and
-// the canonical text holds each token's mention where the token is,
-// which sessionref reads back as a mention of the same session.
-func FuzzTrackerEdits(f *testing.F) {
-	f.Add([]byte("\x00@pa\x03\x05 x\x01\x02"), "see @fix")
-	f.Add([]byte("\x04\x06\x00\x01"), "a "+mustMention(idA, "Pay")+" b")
-	f.Add([]byte("\x00@\x00 \x03\x07\x00x"), "@[a](dsh-session:")
-	f.Fuzz(func(t *testing.T, ops []byte, seed string) {
-		if len(ops) > 200 || len(seed) > 4096 {
+// snapshot is everything a copy of a model shows.
+type snapshot struct {
+	readable, canonical string
+	toks                []Token
+	cursor              int
+	query               string
+	open                bool
+}
+
+func snap(m Model) snapshot {
+	q, _, ok := m.Query()
+	return snapshot{m.Readable(), m.Canonical(), m.Tokens(), m.Cursor(), q, ok}
+}
+
+func (s snapshot) equal(o snapshot) bool {
+	return s.readable == o.readable && s.canonical == o.canonical && s.cursor == o.cursor &&
+		s.query == o.query && s.open == o.open && slices.EqualFunc(s.toks, o.toks, func(a, b Token) bool {
+		return a.Start == b.Start && a.End == b.End && a.Mention == b.Mention
+	})
+}
+
+// apply runs op (with its argument) on m; pieces are what a paste or a
+// typed run may bring: canonical mentions, bare URIs, their halves.
+func apply(m *Model, op, arg byte, pieces []string) {
+	piece := pieces[int(arg)%len(pieces)]
+	switch op % 14 {
+	case 0:
+		m.Type(string(rune(arg%96 + 32)))
+	case 1:
+		m.Type("@")
+	case 2:
+		m.Type(" ")
+	case 3: // Backspace, a token whole at its end
+		if !m.DeleteBackward() && m.Cursor() > 0 {
+			_, n := utf8.DecodeLastRuneInString(m.Readable()[:m.Cursor()])
+			m.Delete(m.Cursor()-n, m.Cursor())
+		}
+	case 4:
+		if !m.DeleteForward() && m.Cursor() < len(m.Readable()) {
+			_, n := utf8.DecodeRuneInString(m.Readable()[m.Cursor():])
+			m.Delete(m.Cursor(), m.Cursor()+n)
+		}
+	case 5:
+		m.Move(int(arg)%(len(m.Readable())+1), Move)
+	case 6:
+		m.Paste(piece)
+	case 7:
+		typeAll(m, piece)
+	case 8:
+		m.Pick(ref(idB, piece))
+	case 9:
+		m.Dismiss()
+	case 10:
+		m.AwaitPick()
+	case 11:
+		m.NoPick()
+	case 12:
+		m.EndsQuery(" ", arg%2 == 0)
+		m.Type(" ")
+	case 13:
+		m.SetValue(piece)
+	}
+}
+
+func fuzzPieces(t testing.TB, seed string) []string {
+	c := canon(t, idA, "Pay flow")
+	u := uri(t, idB)
+	return []string{c, c[:9], c[9:], u, u[:14], u[14:], "@[" + seed + "](" + u + ")", seed,
+		"@[P](" + u + ")", "x @[a " + c, "\t\r\n"}
+}
+
+// FuzzModelIntegrity drives a model through random keys, pastes (whole
+// mentions, bare URIs, halves of them), picks with hostile labels, Esc,
+// waiting picks and SetValue, and checks the invariants after every
+// step: tokens hold their chips, labels are made safe once, every
+// reference the canonical text makes is a token; and a copy taken at a
+// random step is untouched by the edits that follow.
+func FuzzModelIntegrity(f *testing.F) {
+	f.Add([]byte("\x01\x00pa\x08\x00\x02\x03\x03"), "Pay\n\u202e flow", byte(3))
+	f.Add([]byte("\x06\x01\x06\x02\x07\x03\x02\x00\x03\x05"), "@[x](dsh-session:", byte(1))
+	f.Add([]byte("\x0d\x06\x05\x02\x00\x07\x04\x08\x01\x0a\x00\x0b\x0c\x00"), strings.Repeat("w", 300), byte(0))
+	f.Fuzz(func(t *testing.T, ops []byte, seed string, copyAt byte) {
+		if len(ops) > 120 || len(seed) > 2048 || !utf8.ValidString(seed) {
 			return
 		}
-		var tr Tracker
-		text := tr.SetValue(seed).Text
-		cur := len(text)
-		check(t, &tr, text)
-		for i := 0; i < len(ops); i++ {
-			op := ops[i]
-			arg := byte(0)
-			if i+1 < len(ops) {
-				arg = ops[i+1]
+		pieces := fuzzPieces(t, seed)
+		var m, kept Model
+		var want snapshot
+		for i := 0; i+1 < len(ops); i += 2 {
+			if i/2 == int(copyAt)%(len(ops)/2+1) {
+				kept, want = m, snap(m)
 			}
-			var res Result
-			switch op % 8 {
-			case 0: // type a character
-				s := string(rune(arg))
-				if !utf8.ValidString(s) {
-					s = "@"
-				}
-				i++
-				text, cur = text[:cur]+s+text[cur:], cur+len(s)
-				res = tr.Follow(text, cur, false)
-			case 1: // backspace a byte run back to a rune start
-				if cur > 0 {
-					_, n := utf8.DecodeLastRuneInString(text[:cur])
-					text, cur = text[:cur-n]+text[cur:], cur-n
-				}
-				res = tr.Follow(text, cur, false)
-			case 2: // move the cursor to a rune start
-				i++
-				if len(text) > 0 {
-					cur = int(arg) % (len(text) + 1)
-					for cur > 0 && cur < len(text) && !utf8.RuneStart(text[cur]) {
-						cur--
-					}
-				}
-				res = tr.Follow(text, cur, true)
-			case 3: // pick
-				r, ok := tr.Pick(ref(idB, "Pay flow"), cur)
-				if !ok {
-					continue
-				}
-				res = r
-			case 4: // backspace at a token
-				r, ok := tr.DeleteBefore(cur)
-				if !ok {
-					continue
-				}
-				res = r
-			case 5: // an edit it does not see coming: paste the seed in
-				text, cur = text[:cur]+seed+text[cur:], cur+len(seed)
-				if !utf8.ValidString(text) {
-					text, cur = seed, len(seed)
-				}
-				res = tr.Follow(text, cur, false)
-			case 6: // kill to the end of the line
-				end := strings.IndexByte(text[cur:], '\n')
-				if end < 0 {
-					end = len(text) - cur
-				}
-				text = text[:cur] + text[cur+end:]
-				res = tr.Follow(text, cur, false)
-			case 7:
-				tr.Dismiss()
-				continue
-			}
-			text, cur = res.Text, res.Cursor
-			if tr.Text() != text {
-				t.Fatalf("the tracker holds %q, the editor %q", tr.Text(), text)
-			}
-			check(t, &tr, text)
+			apply(&m, ops[i], ops[i+1], pieces)
+			assertIntegrity(t, &m)
+		}
+		if got := snap(kept); !got.equal(want) {
+			t.Fatalf("a copy changed with the original: %+v, was %+v", got, want)
 		}
 	})
 }
 
-func mustMention(id, label string) string {
-	m, err := sessionref.FormatMention(ref(id, label))
-	if err != nil {
-		panic(err)
-	}
-	return m
-}
-
-func check(t *testing.T, tr *Tracker, text string) {
-	t.Helper()
-	canonical := tr.Canonical()
-	found := sessionref.FindValidMentions(canonical)
-	shift, prevEnd := 0, 0
-	for _, s := range tr.Spans() {
-		if s.Start < prevEnd || s.End > len(text) || text[s.Start:s.End] != Chip(s.Reference) {
-			t.Fatalf("span %+v does not hold %q in %q", s, Chip(s.Reference), text)
+// FuzzLabel: a label is made safe once: idempotent, at most
+// MaxLabelWidth cells, one line with nothing a terminal acts on, and
+// never spelling a reference.
+func FuzzLabel(f *testing.F) {
+	f.Add("Fix the parser")
+	f.Add("@[P](dsh-session:IjEi)")
+	f.Add(strings.Repeat("界\u0301\x1b[1m\n", 50))
+	f.Fuzz(func(t *testing.T, title string) {
+		l := Label(title)
+		if Label(l) != l {
+			t.Fatalf("Label(%q) = %q, again %q", title, l, Label(l))
 		}
-		prevEnd = s.End
-		at := s.Start + shift
-		ok := false
-		for _, m := range found {
-			// Plain text before a token that opens "@[" without closing it
-			// reads as part of the token's label (the wire format allows
-			// it); the token's session is still the one referenced.
-			if m.Start <= at && m.End == at+len(s.Mention) && m.Reference.SessionID == s.Reference.SessionID {
-				ok = true
-			}
+		if textutil.Width(l) > MaxLabelWidth || textutil.Inline(l) != l {
+			t.Fatalf("label %q not safe", l)
 		}
-		if !ok {
-			t.Fatalf("canonical %q does not read back the token %+v at %d", canonical, s, at)
+		if ms := sessionref.FindValidMentions("@" + l); len(ms) != 0 {
+			t.Fatalf("label %q spells %v", l, ms)
 		}
-		shift += len(s.Mention) - (s.End - s.Start)
-	}
+	})
 }

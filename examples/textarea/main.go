@@ -90,6 +90,9 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			c.turns = append(c.turns, c.refs.turn(text, c.width)) // mentions
 		}
 	case tea.KeyPressMsg:
+		if c.refs.wants(c.input, msg) { // mentions: the picker's keys, a mention's edges
+			return c, c.refs.update(&c.input, msg)
+		}
 		switch msg.String() {
 		case "ctrl+c":
 			return c, tea.Quit
@@ -97,14 +100,12 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			c.current, c.history, c.turns, c.status = c.newSession(), nil, nil, "new session"
 			return c, c.refs.follow(c.target()) // mentions
 		case "enter":
-			if !c.refs.popupOpen() { // mentions
-				if strings.TrimSpace(c.input.Value()) == "" {
-					c.status = "nothing to send"
-					return c, nil
-				}
-				c.status = "sending…"
-				return c, c.refs.send(&c.input, c.target()) // mentions
+			if strings.TrimSpace(c.input.Value()) == "" {
+				c.status = "nothing to send"
+				return c, nil
 			}
+			c.status = "sending…"
+			return c, c.refs.send(&c.input, c.target()) // mentions
 		}
 	case sentMsg:
 		if msg.err != nil {

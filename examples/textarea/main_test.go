@@ -111,7 +111,7 @@ func TestMentionSendAndCard(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			c := newTestChat(t, size[0], size[1])
 			c = keys(c, "see @pay")
-			if !c.refs.popupOpen() || !strings.Contains(screen(c), "Pay flow") {
+			if !c.refs.ed.Picker().IsOpen() || !strings.Contains(screen(c), "Pay flow") {
 				t.Fatalf("the popup does not show the session:\n%s", screen(c))
 			}
 			c = send(c, tea.KeyPressMsg{Code: tea.KeyTab})
@@ -157,7 +157,7 @@ func TestEditInsideTokenMakesText(t *testing.T) {
 		c = send(c, tea.KeyPressMsg{Code: tea.KeyLeft})
 	}
 	c = keys(c, "X")
-	if got := c.refs.ed.Value(c.input); got != "@Pay flow retriXes " {
+	if got := c.refs.ed.Canonical(c.input); got != "@Pay flow retriXes " {
 		t.Fatalf("an edit inside the token should make it text: %q", got)
 	}
 }

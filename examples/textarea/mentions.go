@@ -11,7 +11,7 @@ import (
 
 	"github.com/dshkit/mentions/card"
 	"github.com/dshkit/mentions/discover"
-	"github.com/dshkit/mentions/mention"
+	"github.com/dshkit/mentions/mentiontextarea"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -20,7 +20,7 @@ import (
 // store, and the adapter that puts a picker behind its own textarea.
 type refs struct {
 	resolver *sessionref.Resolver
-	ed       mention.Textarea
+	ed       mentiontextarea.Model
 }
 
 func newRefs(store sessionref.SessionQuery, target sessionref.Target, cwd string, more ...picker.Option) (refs, error) {
@@ -44,7 +44,7 @@ func newRefs(store sessionref.SessionQuery, target sessionref.Target, cwd string
 		}
 	}
 	p := picker.New(picker.ResolverSource(r, target, 20), append(opts, more...)...)
-	return refs{resolver: r, ed: mention.NewTextarea(p)}, nil
+	return refs{resolver: r, ed: mentiontextarea.New(p)}, nil
 }
 
 // hitsOf searches ix for the session the picker is following.
@@ -66,14 +66,15 @@ func (r *refs) update(ta *textarea.Model, msg tea.Msg) tea.Cmd {
 	return r.ed.Update(ta, msg)
 }
 
-// popupOpen: while the popup is open, Enter picks and must not send.
-func (r refs) popupOpen() bool { return r.ed.Picker().IsOpen() }
+// wants: keys the adapter must see before the host's own (the open
+// popup's Enter and Tab, Backspace at a mention's end…).
+func (r *refs) wants(ta textarea.Model, k tea.KeyPressMsg) bool { return r.ed.WantsKey(ta, k) }
 
 // place tells the adapter where the textarea's top-left cell is.
 func (r *refs) place(x, y int) { r.ed.SetOrigin(x, y) }
 
 // popup is the picker drawn over the screen, hanging from the '@'.
-func (r refs) popup() *lipgloss.Layer { return r.ed.Picker().Layer() }
+func (r *refs) popup() *lipgloss.Layer { return r.ed.Picker().Layer() }
 
 // follow: the host switched sessions; the picker ranks for the new one.
 func (r *refs) follow(t sessionref.Target) tea.Cmd { return r.ed.SetTarget(t) }
@@ -83,7 +84,7 @@ func (r *refs) follow(t sessionref.Target) tea.Cmd { return r.ed.SetTarget(t) }
 // textarea is emptied at once, so what is typed meanwhile is a new draft;
 // a failed send hands its draft back (sentMsg.draft, for restore).
 func (r *refs) send(ta *textarea.Model, target sessionref.Target) tea.Cmd {
-	text := r.ed.Value(*ta)
+	text := r.ed.Canonical(*ta)
 	r.ed.Reset(ta)
 	return func() tea.Msg {
 		out, err := r.resolver.PrepareText(context.Background(), target, text)

@@ -1,4 +1,4 @@
-package mention
+package mentiontextarea
 
 import (
 	"context"
@@ -13,22 +13,37 @@ import (
 	"github.com/dshkit/mentions/sessionref"
 )
 
+const idA = "3f2a9c1e-1111-4111-8111-111111111111"
+const idB = "7b0e5d2a-2222-4222-8222-222222222222"
+
+func ref(id, label string) sessionref.Reference {
+	return sessionref.Reference{SessionID: id, Label: &label}
+}
+
+func canon(t testing.TB, id, label string) string {
+	m, err := sessionref.FormatMention(ref(id, label))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 var cands = []sessionref.Candidate{
 	{SessionID: idA, Label: "Fix the parser", CreatedAt: 1},
 	{SessionID: idB, Label: "Pay flow", CreatedAt: 1},
 }
 
-func newPair(t testing.TB, width int) (Textarea, textarea.Model) {
+func newPair(t testing.TB, width int) (Model, textarea.Model) {
 	t.Helper()
 	ta := textarea.New()
 	ta.SetWidth(width)
 	ta.SetHeight(4)
 	ta.Focus()
 	src := picker.SourceFunc(func(context.Context, string) ([]sessionref.Candidate, error) { return cands, nil })
-	return NewTextarea(picker.New(src)), ta
+	return New(picker.New(src)), ta
 }
 
-func typeKeys(a *Textarea, ta *textarea.Model, s string) {
+func typeKeys(a *Model, ta *textarea.Model, s string) {
 	for _, r := range s {
 		if r == '\n' {
 			a.Update(ta, tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -38,9 +53,9 @@ func typeKeys(a *Textarea, ta *textarea.Model, s string) {
 	}
 }
 
-func answer(a *Textarea, ta *textarea.Model) {
+func answer(a *Model, ta *textarea.Model) {
 	p := a.Picker()
-	a.Update(ta, picker.NewFetchedMsg(p, p.Query(), cands, nil))
+	a.Update(ta, picker.NewFetchedMsg(*p, p.Query(), cands, nil))
 }
 
 func TestTextareaPickBackspaceAndEditInside(t *testing.T) {
@@ -56,7 +71,7 @@ func TestTextareaPickBackspaceAndEditInside(t *testing.T) {
 	}
 	typeKeys(&a, &ta, "now")
 	want := "see " + canon(t, idA, "Fix the parser") + " now"
-	if got := a.Value(ta); got != want {
+	if got := a.Canonical(ta); got != want {
 		t.Fatalf("Value %q, want %q", got, want)
 	}
 	// Back to the token's end: Backspace removes it whole.
@@ -64,21 +79,21 @@ func TestTextareaPickBackspaceAndEditInside(t *testing.T) {
 		a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
 	a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyBackspace})
-	if ta.Value() != "see " || len(a.Spans()) != 0 {
-		t.Fatalf("after backspace: %q %v", ta.Value(), a.Spans())
+	if ta.Value() != "see " || len(a.Tokens()) != 0 {
+		t.Fatalf("after backspace: %q %v", ta.Value(), a.Tokens())
 	}
 	// A token edited inside becomes text.
 	a.SetValue(&ta, "x "+canon(t, idB, "Pay flow")+" y")
-	if ta.Value() != "x @Pay flow y" || len(a.Spans()) != 1 {
-		t.Fatalf("SetValue: %q %v", ta.Value(), a.Spans())
+	if ta.Value() != "x @Pay flow y" || len(a.Tokens()) != 1 {
+		t.Fatalf("SetValue: %q %v", ta.Value(), a.Tokens())
 	}
 	a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyLeft})
 	a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyLeft})
 	a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyLeft})
 	a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyLeft})
 	typeKeys(&a, &ta, "Z")
-	if ta.Value() != "x @Pay flZow y" || len(a.Spans()) != 0 || a.Value(ta) != "x @Pay flZow y" {
-		t.Fatalf("edit inside: %q %v %q", ta.Value(), a.Spans(), a.Value(ta))
+	if ta.Value() != "x @Pay flZow y" || len(a.Tokens()) != 0 || a.Canonical(ta) != "x @Pay flZow y" {
+		t.Fatalf("edit inside: %q %v %q", ta.Value(), a.Tokens(), a.Canonical(ta))
 	}
 }
 
@@ -96,19 +111,19 @@ func TestTextareaEscKeepsTextAndHostChangesAreFollowed(t *testing.T) {
 		}
 	}
 	a.Update(&ta, tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a.Picker().IsOpen() || len(a.Spans()) != 0 {
+	if a.Picker().IsOpen() || len(a.Tokens()) != 0 {
 		t.Fatal("Enter turned dismissed text into a mention")
 	}
 	// The host changes the textarea itself: a recalled message.
 	ta.SetValue("again " + canon(t, idA, "Fix the parser"))
 	a.Sync(&ta)
-	if ta.Value() != "again @Fix the parser" || len(a.Spans()) != 1 {
-		t.Fatalf("recall: %q %v", ta.Value(), a.Spans())
+	if ta.Value() != "again @Fix the parser" || len(a.Tokens()) != 1 {
+		t.Fatalf("recall: %q %v", ta.Value(), a.Tokens())
 	}
 	ta.Reset()
 	a.Update(&ta, tea.KeyPressMsg{Code: 'a', Text: "a"})
-	if len(a.Spans()) != 0 || a.Value(ta) != "a" {
-		t.Fatalf("after the host's Reset: %v %q", a.Spans(), a.Value(ta))
+	if len(a.Tokens()) != 0 || a.Canonical(ta) != "a" {
+		t.Fatalf("after the host's Reset: %v %q", a.Tokens(), a.Canonical(ta))
 	}
 }
 
@@ -146,7 +161,7 @@ func TestAtCellMatchesTheView(t *testing.T) {
 			a, ta := newPair(t, 16)
 			c.setup(&ta)
 			typeKeys(&a, &ta, c.typed)
-			at, ok := a.tracker.Open()
+			_, at, ok := a.draft.Query()
 			if !ok {
 				t.Fatalf("no query open after %q", c.typed)
 			}
@@ -176,9 +191,9 @@ func TestTextareaPickWaitsForItsAnswer(t *testing.T) {
 		t.Fatalf("typing on changed the query to %q", a.Picker().Query())
 	}
 	p := a.Picker()
-	a.Update(&ta, picker.NewFetchedMsg(p, "fix", cands, nil))
-	if ta.Value() != "see @Fix the parser why" || len(a.Spans()) != 1 {
-		t.Fatalf("after the answer: %q %v", ta.Value(), a.Spans())
+	a.Update(&ta, picker.NewFetchedMsg(*p, "fix", cands, nil))
+	if ta.Value() != "see @Fix the parser why" || len(a.Tokens()) != 1 {
+		t.Fatalf("after the answer: %q %v", ta.Value(), a.Tokens())
 	}
 	if got := cursorOffset(ta); got != len(ta.Value()) {
 		t.Fatalf("cursor at %d, want the end", got)
@@ -193,14 +208,14 @@ func TestTextareaSpaceAfterNoMatch(t *testing.T) {
 	a, ta := newPair(t, 40)
 	typeKeys(&a, &ta, "mail @nobody")
 	p := a.Picker()
-	a.Update(&ta, picker.NewFetchedMsg(p, p.Query(), nil, nil))
+	a.Update(&ta, picker.NewFetchedMsg(*p, p.Query(), nil, nil))
 	typeKeys(&a, &ta, " ")
 	if a.Picker().IsOpen() {
 		t.Fatal("a space after a query that matched nothing left the picker open")
 	}
 	typeKeys(&a, &ta, "and more")
-	if a.Picker().IsOpen() || ta.Value() != "mail @nobody and more" || a.Value(ta) != "mail @nobody and more" {
-		t.Fatalf("open %v, %q / %q", a.Picker().IsOpen(), ta.Value(), a.Value(ta))
+	if a.Picker().IsOpen() || ta.Value() != "mail @nobody and more" || a.Canonical(ta) != "mail @nobody and more" {
+		t.Fatalf("open %v, %q / %q", a.Picker().IsOpen(), ta.Value(), a.Canonical(ta))
 	}
 
 	b, tb := newPair(t, 40)
