@@ -176,12 +176,11 @@ type Log[T Indexer] struct {
 
 // entry is one path's cached index.
 type entry[T Indexer] struct {
-	mu    sync.Mutex
-	ok    bool // an index was built
-	snap  Snapshot
-	ix    T
-	size  int64 // what the cache counts for it
-	stamp uint64
+	mu   sync.Mutex
+	ok   bool // an index was built
+	snap Snapshot
+	ix   T
+	size int64 // what the cache counts for it
 }
 
 // Snapshot says which bytes of which file an index was built from; it
