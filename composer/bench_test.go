@@ -99,7 +99,7 @@ func BenchmarkKeystrokeAfterPaste(b *testing.B) {
 				}
 				_ = m.View()
 			}
-			b.ReportMetric(float64(m.draftBytes()), "draft-bytes")
+			b.ReportMetric(float64(len(m.Readable())), "draft-bytes")
 		})
 	}
 }

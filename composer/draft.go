@@ -8,29 +8,18 @@ import (
 
 	"github.com/dshkit/mentions/internal/textutil"
 	rules "github.com/dshkit/mentions/mention"
-	"github.com/dshkit/mentions/sessionref"
 )
 
-// Token is a mention in the draft: shown as @label, standing for its
-// canonical mention text.
-type Token struct {
-	// Reference is the session and its label.
-	Reference sessionref.Reference
-	// Mention is the canonical @[label](dsh-session:…) text.
-	Mention string
-}
-
 // atom is one unit of the draft: a grapheme cluster of text, or a token.
-// The cursor sits between atoms, so a token is always one step.
+// The cursor sits between atoms, so a token is always one step. Atoms
+// are derived from the mention model's readable text (see sync); text is
+// the bytes of that text the atom covers, a token's chip for a token.
 type atom struct {
 	text  string
-	disp  string // how text is shown, when that differs (see display)
-	tok   *Token
-	w     int  // cells on screen
-	space bool // whitespace, where words end and lines may break
-	// dismissed marks an '@' whose query the user closed (Esc): its
-	// @word is text until an edit inside it.
-	dismissed bool
+	disp  string        // how text is shown, when that differs (see display)
+	tok   *rules.Token // nil for text
+	w     int           // cells on screen
+	space bool          // whitespace, where words end and lines may break
 }
 
 func (a atom) isSpace() bool { return a.space }
@@ -41,11 +30,9 @@ func isSpaceText(s string) bool {
 
 func (a atom) isNewline() bool { return a.tok == nil && a.text == "\n" }
 
-// chip is the token's on-screen text: mention.Chip, the one form every
-// editor of this module shows ("@label", made safe and capped).
-func (t *Token) chip() string { return rules.Chip(t.Reference) }
-
-func tokenAtom(t *Token) atom { return atom{tok: t, w: textutil.Width(t.chip())} }
+func tokenAtom(t rules.Token, chip string) atom {
+	return atom{text: chip, tok: &t, w: textutil.Width(chip)}
+}
 
 // shown is how a text atom appears on screen (see display); its width is
 // measured on this form.
@@ -95,12 +82,10 @@ func display(c string) string {
 
 // textAtoms splits s into grapheme clusters, segmented as x/ansi (and so
 // lipgloss) segments them, so the sum of the atoms' widths is the width
-// the line is measured at. Tabs become four spaces and CR LF becomes LF
-// so what is shown is what is sent.
+// the line is measured at. The atoms' texts add up to s (the mention
+// model has made tabs spaces and CR LF a LF already, so what is shown is
+// what is sent).
 func textAtoms(s string) []atom {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	s = strings.ReplaceAll(s, "\t", "    ")
 	out := make([]atom, 0, len(s))
 	for s != "" {
 		c, _ := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
@@ -118,57 +103,6 @@ func textAtoms(s string) []atom {
 		out = append(out, a)
 	}
 	return out
-}
-
-// atomsOf turns text into atoms, with every valid mention a token.
-func atomsOf(s string) []atom {
-	ms := sessionref.FindValidMentions(s)
-	if len(ms) == 0 {
-		return textAtoms(s)
-	}
-	var out []atom
-	last := 0
-	for _, m := range ms {
-		out = append(out, textAtoms(s[last:m.Start])...)
-		ref := m.Reference
-		if !m.Markdown {
-			ref.Label = nil // a bare URI shows its id
-		}
-		mention, err := sessionref.FormatMention(ref)
-		if err != nil {
-			out = append(out, textAtoms(s[m.Start:m.End])...)
-		} else {
-			out = append(out, tokenAtom(&Token{Reference: ref, Mention: mention}))
-		}
-		last = m.End
-	}
-	return append(out, textAtoms(s[last:])...)
-}
-
-// canonical renders atoms as the text that is sent.
-func canonical(atoms []atom) string {
-	var b strings.Builder
-	for _, a := range atoms {
-		if a.tok != nil {
-			b.WriteString(a.tok.Mention)
-		} else {
-			b.WriteString(a.text)
-		}
-	}
-	return b.String()
-}
-
-// plain renders atoms as the text a person reads (tokens as @label).
-func plain(atoms []atom) string {
-	var b strings.Builder
-	for _, a := range atoms {
-		if a.tok != nil {
-			b.WriteString("@" + a.tok.Reference.LabelOrID())
-		} else {
-			b.WriteString(a.text)
-		}
-	}
-	return b.String()
 }
 
 // wordLeft returns the start of the word before i: skip spaces, then

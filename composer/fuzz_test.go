@@ -72,7 +72,7 @@ func FuzzEditing(f *testing.F) {
 				i++
 				r := fuzzRunes[int(ops[i])%len(fuzzRunes)]
 				apply(tea.PasteMsg{Content: strings.Repeat(r, int(ops[i])*1024/len(r)+1)})
-				if n := m.draftBytes(); n > MaxDraftBytes {
+				if n := len(m.Readable()); n > MaxDraftBytes {
 					t.Fatalf("a paste left a draft of %d bytes, over %d", n, MaxDraftBytes)
 				}
 			case len(late) > 0:

@@ -125,7 +125,7 @@ func (m Model) renderLine(l line, cur, tw int) string {
 		var text string
 		style := st.Text
 		if a.tok != nil {
-			text, style = a.tok.chip(), st.Token
+			text, style = a.text, st.Token
 		} else {
 			text = a.shown()
 		}
