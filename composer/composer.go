@@ -100,7 +100,7 @@ type Model struct {
 	// Derived from atoms and width by relayout after every change, so
 	// neither a keystroke nor View lays out the draft twice.
 	layout []line
-	offs   []int    // offs[i]: the byte offset of atom i in the draft's text
+	offs   []int32  // offs[i]: the byte offset of atom i in the draft's text
 	refs   []string // distinct referenced session ids, in order
 
 	width            int

@@ -3,6 +3,7 @@ package composer
 import (
 	"context"
 	"errors"
+	rules "github.com/dshkit/mentions/mention"
 	"strings"
 	"testing"
 	"time"
@@ -292,7 +293,7 @@ func TestNewlineKeysAndWrap(t *testing.T) {
 		}
 	}
 	// Down moves to the next visual line.
-	m.cursor = 0
+	m.moveCursor(0)
 	m, _ = press(m, down)
 	if lineOf(m.lines(), m.cursor) != 1 {
 		t.Fatalf("down: cursor %d on line %d", m.cursor, lineOf(m.lines(), m.cursor))
@@ -579,4 +580,10 @@ func errText(m Model) string {
 		return ""
 	}
 	return m.errLine
+}
+
+// moveCursor puts the cursor before atom i, as a jump does.
+func (m *Model) moveCursor(i int) {
+	m.draft.Move(m.off(i), rules.Jump)
+	m.sync()
 }

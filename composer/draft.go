@@ -7,40 +7,38 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
-	rules "github.com/dshkit/mentions/mention"
 )
 
 // atom is one unit of the draft: a grapheme cluster of text, or a token.
 // The cursor sits between atoms, so a token is always one step. Atoms
-// are derived from the mention model's readable text (see sync); text is
-// the bytes of that text the atom covers, a token's chip for a token.
+// are derived from the mention model's readable text (see sync): atom i
+// covers its bytes [offs[i], offs[i]+n), a token's chip for a token. An
+// atom holds no pointer, so copying the atoms of a large draft (every
+// edit makes a new slice, which copies of the composer do not share)
+// is a plain memory move the collector never scans.
 type atom struct {
-	text  string
-	disp  string        // how text is shown, when that differs (see display)
-	tok   *rules.Token // nil for text
-	w     int           // cells on screen
-	space bool          // whitespace, where words end and lines may break
+	n     int32 // bytes of the readable text
+	w     int32 // cells on screen, of the atom as shown (see display)
+	flags uint8
 }
 
-func (a atom) isSpace() bool { return a.space }
+const (
+	atomSpace   = 1 << iota // whitespace, where words end and lines may break
+	atomNewline             // a line break
+	atomToken               // a mention token
+	atomASCII               // one printable ASCII character, which never joins a cluster
+)
+
+func (a atom) isSpace() bool   { return a.flags&atomSpace != 0 }
+func (a atom) isNewline() bool { return a.flags&atomNewline != 0 }
+func (a atom) isToken() bool   { return a.flags&atomToken != 0 }
 
 func isSpaceText(s string) bool {
 	return s != "" && strings.TrimFunc(s, unicode.IsSpace) == ""
 }
 
-func (a atom) isNewline() bool { return a.tok == nil && a.text == "\n" }
-
-func tokenAtom(t rules.Token, chip string) atom {
-	return atom{text: chip, tok: &t, w: textutil.Width(chip)}
-}
-
-// shown is how a text atom appears on screen (see display); its width is
-// measured on this form.
-func (a atom) shown() string {
-	if a.disp != "" {
-		return a.disp
-	}
-	return a.text
+func tokenAtom(chip string) atom {
+	return atom{n: int32(len(chip)), w: int32(textutil.Width(chip)), flags: atomToken}
 }
 
 // dottedCircle is the base a lone combining mark is shown on.
@@ -93,12 +91,17 @@ func textAtoms(s string) []atom {
 			c = s[:1]
 		}
 		s = s[len(c):]
-		a := atom{text: c, space: isSpaceText(c)}
-		if c != "\n" {
-			if d := display(c); d != c {
-				a.disp = d
+		a := atom{n: int32(len(c))}
+		switch {
+		case c == "\n":
+			a.flags = atomSpace | atomNewline
+		case len(c) == 1 && c[0] > 0x20 && c[0] < 0x7f:
+			a.w, a.flags = 1, atomASCII
+		default:
+			if isSpaceText(c) {
+				a.flags = atomSpace
 			}
-			a.w = textutil.Width(a.shown())
+			a.w = int32(textutil.Width(display(c)))
 		}
 		out = append(out, a)
 	}
@@ -111,10 +114,10 @@ func wordLeft(atoms []atom, i int) int {
 	for i > 0 && atoms[i-1].isSpace() {
 		i--
 	}
-	if i > 0 && atoms[i-1].tok != nil {
+	if i > 0 && atoms[i-1].isToken() {
 		return i - 1
 	}
-	for i > 0 && !atoms[i-1].isSpace() && atoms[i-1].tok == nil {
+	for i > 0 && !atoms[i-1].isSpace() && !atoms[i-1].isToken() {
 		i--
 	}
 	return i
@@ -126,10 +129,10 @@ func wordRight(atoms []atom, i int) int {
 	for i < n && atoms[i].isSpace() {
 		i++
 	}
-	if i < n && atoms[i].tok != nil {
+	if i < n && atoms[i].isToken() {
 		return i + 1
 	}
-	for i < n && !atoms[i].isSpace() && atoms[i].tok == nil {
+	for i < n && !atoms[i].isSpace() && !atoms[i].isToken() {
 		i++
 	}
 	return i
@@ -155,7 +158,7 @@ func wrap(atoms []atom, width int) []line {
 			start, col, brk = i+1, 0, -1
 			continue
 		}
-		w := min(a.w, width)
+		w := min(int(a.w), width)
 		for col > 0 && col+w > width {
 			if brk > start && brk <= i {
 				lines = append(lines, line{start, brk})
@@ -179,7 +182,7 @@ func wrap(atoms []atom, width int) []line {
 func cells(atoms []atom, width int) int {
 	w := 0
 	for _, a := range atoms {
-		w += min(a.w, width)
+		w += min(int(a.w), width)
 	}
 	return w
 }
@@ -204,7 +207,7 @@ func lineOf(lines []line, i int) int {
 func indexAtCol(atoms []atom, l line, col, width int) int {
 	c := 0
 	for i := l.start; i < l.end; i++ {
-		w := min(atoms[i].w, width)
+		w := min(int(atoms[i].w), width)
 		if c+w > col {
 			return i
 		}

@@ -114,7 +114,7 @@ func (m *Model) moveKey(k KeyMap, msg tea.KeyPressMsg) bool {
 	default:
 		return false
 	}
-	m.draft.Move(m.offs[m.cursor], rules.Jump)
+	m.draft.Move(m.off(m.cursor), rules.Jump)
 	return true
 }
 
@@ -165,7 +165,7 @@ const MaxDraftBytes = 32 << 10
 
 // moveTo puts the cursor before atom i.
 func (m *Model) moveTo(i int, how rules.Change) {
-	m.draft.Move(m.offs[min(max(i, 0), len(m.atoms))], how)
+	m.draft.Move(m.off(min(max(i, 0), len(m.atoms))), how)
 }
 
 // deleteRange removes atoms[from:to]; a token goes as a whole, because it
@@ -174,7 +174,7 @@ func (m *Model) deleteRange(from, to int) {
 	if from >= to {
 		return
 	}
-	m.draft.Delete(m.offs[from], m.offs[to])
+	m.draft.Delete(m.off(from), m.off(to))
 }
 
 // sync derives the atoms, the cursor's atom and the layout from the
@@ -187,9 +187,9 @@ func (m *Model) sync() tea.Cmd {
 		m.relayout()
 	}
 	m.cursor = m.atomAt(m.draft.Cursor())
-	if m.offs[m.cursor] != m.draft.Cursor() {
+	if m.off(m.cursor) != m.draft.Cursor() {
 		// inside a cluster the edit made: the cursor goes after it
-		m.draft.Move(m.offs[m.cursor], rules.Jump)
+		m.draft.Move(m.off(m.cursor), rules.Jump)
 	}
 	cmd := mentionpick.Show(&m.picker, &m.draft)
 	m.scrollToCursor()
@@ -200,7 +200,7 @@ func (m *Model) sync() tea.Cmd {
 // atomAt is the index of the atom boundary at byte offset b of the
 // readable text, or the first one after it.
 func (m *Model) atomAt(b int) int {
-	return sort.SearchInts(m.offs, b)
+	return m.search(b)
 }
 
 // resegment replaces the atoms that held the old text's [from, oldEnd)
@@ -215,12 +215,12 @@ func (m *Model) atomAt(b int) int {
 // after maxResegment atoms, which bounds a keystroke's cost. The atoms
 // are a new slice: a copy of the composer keeps its own.
 func (m *Model) resegment(from, oldEnd, newEnd int) {
-	i := max(sort.SearchInts(m.offs, from+1)-1, 0) // the atom holding from
-	if i > 0 && m.atoms[i-1].tok == nil && !m.atoms[i-1].isNewline() {
+	i := max(m.search(from+1)-1, 0) // the atom holding from
+	if i > 0 && !m.atoms[i-1].isToken() && !m.atoms[i-1].isNewline() {
 		i--
 	}
-	j := sort.SearchInts(m.offs, oldEnd) // the first atom at or after oldEnd
-	for j0 := j; j < len(m.atoms) && j-j0 < maxResegment && m.atoms[j].tok == nil && !m.atoms[j].isSpace(); j++ {
+	j := m.search(oldEnd) // the first atom at or after oldEnd
+	for j0 := j; j < len(m.atoms) && j-j0 < maxResegment && !m.atoms[j].isToken() && !m.atoms[j].isSpace(); j++ {
 		if j > j0 && plainASCII(m.atoms[j-1]) && plainASCII(m.atoms[j]) {
 			break
 		}
@@ -228,8 +228,8 @@ func (m *Model) resegment(from, oldEnd, newEnd int) {
 	delta := newEnd - oldEnd
 	start, end := 0, len(m.draft.Readable())
 	if len(m.offs) > 0 {
-		start = m.offs[i]
-		end = m.offs[min(j, len(m.offs)-1)] + delta
+		start = m.off(i)
+		end = m.off(min(j, len(m.offs)-1)) + delta
 	}
 	mid := atomsOf(m.draft.Readable(), m.draft.Tokens(), start, end)
 	out := make([]atom, 0, i+len(mid)+len(m.atoms)-j)
@@ -249,29 +249,42 @@ func atomsOf(text string, toks []rules.Token, start, end int) []atom {
 			continue
 		}
 		out = append(out, textAtoms(text[last:t.Start])...)
-		out = append(out, tokenAtom(t, text[t.Start:t.End]))
+		out = append(out, tokenAtom(text[t.Start:t.End]))
 		last = t.End
 	}
 	return append(out, textAtoms(text[last:end])...)
 }
 
 // plainASCII: a printable ASCII character, which never joins a cluster.
-func plainASCII(a atom) bool { return len(a.text) == 1 && a.text[0] > 0x20 && a.text[0] < 0x7f }
+func plainASCII(a atom) bool { return a.flags&atomASCII != 0 }
+
+// text is the readable text of atom i.
+func (m *Model) text(i int) string { return m.draft.Readable()[m.offs[i]:m.offs[i+1]] }
+
+// search is the first atom boundary at or after byte offset b.
+func (m *Model) search(b int) int {
+	return sort.Search(len(m.offs), func(i int) bool { return int(m.offs[i]) >= b })
+}
+
+// off is the byte offset of atom i.
+func (m *Model) off(i int) int { return int(m.offs[i]) }
 
 // relayout recomputes what is derived from the atoms.
 func (m *Model) relayout() {
 	m.layout = wrap(m.atoms, m.textWidth())
-	m.offs = make([]int, len(m.atoms)+1) // not reused: copies share it
-	m.refs = nil
-	off := 0
+	m.offs = make([]int32, len(m.atoms)+1) // not reused: copies share it
+	off := int32(0)
 	for i, a := range m.atoms {
 		m.offs[i] = off
-		off += len(a.text)
-		if a.tok != nil && !slices.Contains(m.refs, a.tok.Reference.SessionID) {
-			m.refs = append(m.refs, a.tok.Reference.SessionID)
-		}
+		off += a.n
 	}
 	m.offs[len(m.atoms)] = off
+	m.refs = nil
+	for _, t := range m.draft.Tokens() {
+		if !slices.Contains(m.refs, t.Reference.SessionID) {
+			m.refs = append(m.refs, t.Reference.SessionID)
+		}
+	}
 }
 
 // blank reports whether the draft has nothing but whitespace.

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	rules "github.com/dshkit/mentions/mention"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -84,9 +85,9 @@ func (m Model) describe(err error) string {
 
 // labelOf names a referenced session as the draft shows it.
 func (m Model) labelOf(id string) string {
-	for _, a := range m.atoms {
-		if a.tok != nil && a.tok.Reference.SessionID == id {
-			return a.text
+	for _, t := range m.draft.Tokens() {
+		if t.Reference.SessionID == id {
+			return rules.Chip(t.Reference)
 		}
 	}
 	if id == "" {
