@@ -34,8 +34,8 @@ func TestFooterFollowsTheKeyMap(t *testing.T) {
 		t.Fatalf("footer %q", f)
 	}
 	m, out := press(m, enter)
-	if len(out) != 0 || m.Preparing() || m.Value() != "hello" {
-		t.Fatalf("enter did something: %v %q", out, m.Value())
+	if len(out) != 0 || m.Preparing() || m.Canonical() != "hello" {
+		t.Fatalf("enter did something: %v %q", out, m.Canonical())
 	}
 	block := make(chan struct{})
 	defer close(block)
@@ -105,8 +105,8 @@ func TestEnterAndTabNeverSendWhileThePickerIsOpen(t *testing.T) {
 	for _, k := range []tea.KeyPressMsg{enter, tab} {
 		var out []tea.Msg
 		m, out = press(m, k)
-		if len(out) != 0 || m.Preparing() || m.Value() != "see @zzzq" {
-			t.Fatalf("%v: out %v, draft %q", k, out, m.Value())
+		if len(out) != 0 || m.Preparing() || m.Canonical() != "see @zzzq" {
+			t.Fatalf("%v: out %v, draft %q", k, out, m.Canonical())
 		}
 	}
 	if f := footerOf(m); !strings.Contains(f, m.Picker().Status()) || !strings.Contains(f, "zzzq") {
@@ -172,7 +172,7 @@ func TestMouseRespectsFocusAndThePopup(t *testing.T) {
 		t.Fatal("a click outside the open popup is not the composer's")
 	}
 	m, _ = step(m, outside)
-	if m.Picker().IsOpen() || m.cursor != 3 || m.Value() != "x @" {
+	if m.Picker().IsOpen() || m.cursor != 3 || m.Canonical() != "x @" {
 		t.Fatalf("outside click: open %v cursor %d", m.Picker().IsOpen(), m.cursor)
 	}
 	if m.WantsMouse(outside) {
@@ -211,11 +211,11 @@ func TestCursorIsReal(t *testing.T) {
 func TestPickerReachableAfterNew(t *testing.T) {
 	e := newEnv(t)
 	m := e.composer()
-	m.SetPickerBounds(picker.Rect{X: 10, Y: 2, W: 40, H: 18})
+	m.Picker().SetBounds(picker.Rect{X: 10, Y: 2, W: 40, H: 18})
 	pk := picker.DefaultKeyMap()
 	pk.Dismiss = key.NewBinding(key.WithKeys("ctrl+q"), key.WithHelp("ctrl+q", "close"))
-	m.SetPickerKeyMap(pk)
-	m.SetPickerStyles(picker.PlainStyles())
+	m.Picker().SetKeyMap(pk)
+	m.Picker().SetStyles(picker.PlainStyles())
 	m = typeText(m, "@")
 	r := m.Picker().Rect()
 	if r.X < 10 || r.X+r.W > 50 || r.Y < 2 || r.Y+r.H > 20 || r.Empty() {
@@ -238,7 +238,7 @@ func TestPickerReachableAfterNew(t *testing.T) {
 		t.Fatal("setup: reopen")
 	}
 	m.ClosePicker()
-	if m.Picker().IsOpen() || m.Value() != "@" {
+	if m.Picker().IsOpen() || m.Canonical() != "@" {
 		t.Fatal("ClosePicker")
 	}
 }

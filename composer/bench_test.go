@@ -22,7 +22,7 @@ func bigDraft(b *testing.B) Model {
 	m := New(p, nil)
 	m.SetWidth(100)
 	m.SetValue(sb.String())
-	m.cursor = len(m.atoms) / 2
+	m.moveCursor(len(m.atoms) / 2)
 	m.scrollToCursor()
 	return m
 }
@@ -61,7 +61,7 @@ func BenchmarkKeystrokeLongWord(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			m := New(picker.New(picker.SourceFunc(nil)), nil, WithWidth(100))
 			m.SetValue(strings.Repeat(c.unit, 100_000))
-			m.cursor = 0
+			m.moveCursor(0)
 			k := tea.KeyPressMsg{Code: 'x', Text: "x"}
 			bs := tea.KeyPressMsg{Code: tea.KeyBackspace}
 			for i := 0; b.Loop(); i++ {
@@ -88,7 +88,7 @@ func BenchmarkKeystrokeAfterPaste(b *testing.B) {
 			m := New(picker.New(picker.SourceFunc(nil)), nil, WithWidth(100))
 			m.Focus()
 			m, _ = m.Update(tea.PasteMsg{Content: strings.Repeat(c.unit, c.n)})
-			m.cursor = 0
+			m.moveCursor(0)
 			k := tea.KeyPressMsg{Code: 'x', Text: "x"}
 			del := tea.KeyPressMsg{Code: tea.KeyDelete}
 			for i := 0; b.Loop(); i++ {
@@ -99,7 +99,7 @@ func BenchmarkKeystrokeAfterPaste(b *testing.B) {
 				}
 				_ = m.View()
 			}
-			b.ReportMetric(float64(m.draftBytes()), "draft-bytes")
+			b.ReportMetric(float64(len(m.Readable())), "draft-bytes")
 		})
 	}
 }

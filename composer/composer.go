@@ -2,6 +2,7 @@ package composer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -9,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	rules "github.com/dshkit/mentions/mention"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -69,8 +71,10 @@ type prepareDoneMsg struct {
 
 // Model is the draft editor. Text is typed as usual; '@' at the start or
 // after whitespace opens the picker, and a pick becomes an atomic token.
-// Set it up with [New] and its options; change it later only through its
-// methods.
+// It edits and draws a [rules.Model], the mention rules every editor
+// of this module shares. Set it up with [New] and change it through its
+// setters. A copy is independent of the original: edits to one never
+// show in the other.
 type Model struct {
 	id          int64
 	keys        KeyMap
@@ -85,34 +89,25 @@ type Model struct {
 	maxLines int
 	focused  bool
 
+	// draft is the text, its tokens, the cursor, the @query and the
+	// pick protocol; everything below down to refs is derived from it.
+	draft   rules.Model
 	atoms   []atom
-	cursor  int
+	cursor  int // the atom the draft's cursor is before
 	top     int // first visible line
 	goalCol int // the column up/down aim for, -1 until a vertical move
 
 	// Derived from atoms and width by relayout after every change, so
 	// neither a keystroke nor View lays out the draft twice.
 	layout []line
+	offs   []int32  // offs[i]: the byte offset of atom i in the draft's text
 	refs   []string // distinct referenced session ids, in order
 
-	atIndex int // the '@' the open picker completes, or -1
-	// justPicked: the cursor sits right after a pick's token and space,
-	// so a space typed by habit is not doubled.
-	justPicked bool
+	width            int
+	originX, originY int
 
-	width, screenW, screenH int
-	originX, originY        int
-
-	// pickEnd is where the query ended when Tab or Enter asked the picker
-	// for the first match of an answer still on its way, or -1: text typed
-	// meanwhile goes into the draft after it, and the pick replaces only
-	// "@query".
-	pickEnd int
-
-	// bounds is the pane the host gave the popup; sized is set once a
-	// tea.WindowSizeMsg told the screen.
-	bounds picker.Rect
-	sized  bool
+	// sized is set once a tea.WindowSizeMsg told the screen.
+	sized bool
 
 	preparing bool
 	// refused is what was typed while preparing, not taken (the draft is
@@ -122,7 +117,8 @@ type Model struct {
 	refusedKeys int
 	seq         uint64
 	cancel      context.CancelFunc
-	errLine     string
+	errLine     string // what the footer says is wrong, safe to print
+	err         error  // and the error behind it
 
 	// target is the session the draft is written in, once the host set
 	// one (SetTarget); targetKey tells a submit's result for another
@@ -163,8 +159,8 @@ func WithWidth(w int) Option { return func(m *Model) { m.width = max(w, minWidth
 var lastID atomic.Int64
 
 // New returns a focused, empty composer that completes mentions with p
-// and submits through prepare. Styles and keys of p stay as given; change
-// them later with [Model.SetPickerStyles] and [Model.SetPickerKeyMap].
+// and submits through prepare. Set the picker's styles, keys and bounds
+// on [Model.Picker], and the composer's own with its setters.
 func New(p picker.Model, prepare Preparer, opts ...Option) Model {
 	m := Model{
 		id:          lastID.Add(1),
@@ -179,11 +175,7 @@ func New(p picker.Model, prepare Preparer, opts ...Option) Model {
 		maxLines:    6,
 		focused:     true,
 		goalCol:     -1,
-		atIndex:     -1,
-		pickEnd:     -1,
 		width:       80,
-		screenW:     80,
-		screenH:     24,
 	}
 	for _, o := range opts {
 		o(&m)
@@ -244,11 +236,14 @@ func (m Model) VirtualCursor() bool { return m.virtual }
 // from [Model.Cursor] (false), which IMEs and screen readers follow.
 func (m *Model) SetVirtualCursor(v bool) { m.virtual = v }
 
-// Picker returns a copy of the embedded picker, for the host to draw its
-// popup (Layer, or View at Rect) and show its help (KeyMap, Status).
-// Changing the copy changes nothing, not even its Close (see
-// picker.Model on copies); use the composer's SetPicker… methods.
-func (m Model) Picker() picker.Model { return m.picker }
+// Picker returns the embedded picker, for the host to draw its popup
+// (Layer, or View at Rect), show its help (KeyMap, Status) and set its
+// styles, key map, bounds, screen size and sections, as on the textarea
+// adapter's. Before the first tea.WindowSizeMsg the composer keeps the
+// popup in its own columns, from the top of the screen down to its last
+// line, so a host that never sends one still gets a popup that fits;
+// bounds set on the picker are the host's from then on.
+func (m *Model) Picker() *picker.Model { return &m.picker }
 
 // RefreshPicker asks the open picker's sources again for its query (see
 // picker.Model.Refresh); call it when the sessions behind them changed.
@@ -259,31 +254,22 @@ func (m *Model) RefreshPicker() tea.Cmd {
 	return cmd
 }
 
-// SetPickerStyles restyles the embedded picker (for a light terminal,
-// say).
-func (m *Model) SetPickerStyles(s picker.Styles) { m.picker.SetStyles(s) }
-
-// SetPickerKeyMap sets the embedded picker's key bindings.
-func (m *Model) SetPickerKeyMap(k picker.KeyMap) { m.picker.SetKeyMap(k) }
-
-// SetPickerBounds bounds the popup to a pane of the screen, in screen
-// cells; its width follows the pane's (unless the picker was built with
-// picker.WithWidth). A zero Rect goes back to the default: the screen
-// from the last tea.WindowSizeMsg passed to Update or, before any, the
-// columns of the composer from the top of the screen down to its last
-// line, so a host that never passes one still gets a popup that fits.
-func (m *Model) SetPickerBounds(r picker.Rect) {
-	m.bounds = r
-	m.syncPicker()
-}
-
 // ClosePicker closes the picker if it is open, leaving the draft as it is
 // (as Esc does). A pick waiting for its answer is dropped.
 func (m *Model) ClosePicker() { m.closePicker() }
 
-// Err returns the current error line, "" when there is none. It is one
-// line of text safe to print.
-func (m Model) Err() string { return m.errLine }
+// Err returns what is wrong now (a failed submit, a draft at its bound,
+// nothing to send), nil when nothing is. The footer says it on one line
+// safe to print.
+func (m Model) Err() error { return m.err }
+
+// setErr sets the error and the footer's line for it ("" for none).
+func (m *Model) setErr(err error, line string) {
+	if err == nil && line != "" {
+		err = errors.New(line)
+	}
+	m.err, m.errLine = err, line
+}
 
 // minWidth is the narrowest composer: the prompt, two cells of text (a
 // wide character) and the cursor cell.
@@ -319,37 +305,27 @@ func (m *Model) SetOrigin(x, y int) {
 	m.syncPicker()
 }
 
-// Value returns the canonical draft: tokens as full mentions. It is the
-// text as typed, control characters included; escape it before printing
-// it anywhere but View.
-func (m Model) Value() string { return canonical(m.atoms) }
+// Canonical returns the draft as sent: tokens as full mentions
+// (see rules.Model.Canonical). It is the text as typed, control
+// characters included; escape it before printing it anywhere but View.
+func (m Model) Canonical() string { return m.draft.Canonical() }
 
 // Readable returns the draft as a person reads it, tokens as @label; like
-// Value it is the raw text.
-func (m Model) Readable() string { return plain(m.atoms) }
+// Canonical it is the raw text.
+func (m Model) Readable() string { return m.draft.Readable() }
 
-// SetValue replaces the draft; canonical mentions and bare canonical URIs
-// become tokens, anything malformed stays text. The cursor goes to the
-// end, and the picker stays closed.
+// SetValue replaces the draft with canonical text; canonical mentions and
+// bare canonical URIs become tokens, anything malformed stays text. The
+// cursor goes to the end, and the picker stays closed.
 func (m *Model) SetValue(s string) {
-	m.atoms = atomsOf(s)
-	m.cursor = len(m.atoms)
+	m.draft.SetValue(s)
 	m.goalCol = -1
-	m.relayout()
-	m.closePicker()
-	m.afterEdit()
+	m.sync()
 }
 
-// Tokens returns the draft's tokens in order.
-func (m Model) Tokens() []Token {
-	var out []Token
-	for _, a := range m.atoms {
-		if a.tok != nil {
-			out = append(out, *a.tok)
-		}
-	}
-	return out
-}
+// Tokens returns the draft's tokens in order, with their byte spans in
+// [Model.Readable].
+func (m Model) Tokens() []rules.Token { return m.draft.Tokens() }
 
 // Referenced returns the distinct referenced session ids, in order.
 func (m Model) Referenced() []string { return slices.Clone(m.refs) }
@@ -364,10 +340,12 @@ func (m Model) OverLimit() bool { return len(m.refs) > m.maxRefs }
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.screenW, m.screenH, m.sized = msg.Width, msg.Height, true
-		m.syncPicker()
-		// The picker hears of it too: a pane now wide enough for its
-		// preview reads the highlighted session.
+		if !m.sized {
+			m.sized = true
+			m.picker.SetBounds(picker.Rect{}) // the screen, from now on
+		}
+		// The picker takes the screen size; a pane now wide enough for
+		// its preview reads the highlighted session.
 		var cmd tea.Cmd
 		m.picker, cmd = m.picker.Update(msg)
 		m.syncPicker()
@@ -383,18 +361,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.refuse(msg.Content)
 		}
 		if m.focused && !m.preparing {
-			m.justPicked = false
 			m.goalCol = -1
-			m.errLine = ""
+			m.setErr(nil, "")
 			content := msg.Content
-			if room := MaxDraftBytes - m.draftBytes(); len(content) > room {
+			if room := MaxDraftBytes - len(m.draft.Readable()); len(content) > room {
 				content = textutil.CutUTF8(content, max(room, 0))
-				m.errLine = fmt.Sprintf("the draft holds at most %s: %s of the paste left out",
-					textutil.Bytes(MaxDraftBytes), textutil.Bytes(len(msg.Content)-len(content)))
+				m.setErr(nil, fmt.Sprintf("the draft holds at most %s: %s of the paste left out",
+					textutil.Bytes(MaxDraftBytes), textutil.Bytes(len(msg.Content)-len(content))))
 			}
-			m.insertAtoms(atomsOf(content))
-			m.closePicker() // a paste never opens, and ends, a mention query
-			m.afterEdit()
+			m.draft.Paste(content) // never opens, and ends, a mention query
+			return m, m.sync()
 		}
 		return m, nil
 	case tea.KeyPressMsg:
@@ -447,9 +423,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	l := min(m.top+y, len(lines)-1)
-	m.cursor = indexAtCol(m.atoms, lines[l], max(x, 0), m.textWidth())
-	m.justPicked = false
+	m.moveTo(indexAtCol(m.atoms, lines[l], max(x, 0), m.textWidth()), rules.Move)
 	m.goalCol = -1
-	cmd := m.follow(true)
-	return m, cmd
+	return m, m.sync()
 }

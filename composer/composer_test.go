@@ -3,6 +3,7 @@ package composer
 import (
 	"context"
 	"errors"
+	rules "github.com/dshkit/mentions/mention"
 	"strings"
 	"testing"
 	"time"
@@ -126,12 +127,12 @@ func TestPickInsertsToken(t *testing.T) {
 		t.Fatal("picker still open after the pick")
 	}
 	want := "compare " + mention(t, "s-parser", "Fix the session parser") + " "
-	if m.Value() != want || m.Readable() != "compare @Fix the session parser " {
-		t.Fatalf("value %q readable %q", m.Value(), m.Readable())
+	if m.Canonical() != want || m.Readable() != "compare @Fix the session parser " {
+		t.Fatalf("value %q readable %q", m.Canonical(), m.Readable())
 	}
 	m = typeText(m, " please") // a space by habit is not doubled
-	if !strings.HasSuffix(m.Value(), ") please") {
-		t.Fatalf("cursor not after the token and space: %q", m.Value())
+	if !strings.HasSuffix(m.Canonical(), ") please") {
+		t.Fatalf("cursor not after the token and space: %q", m.Canonical())
 	}
 }
 
@@ -173,14 +174,14 @@ func TestTriggerRules(t *testing.T) {
 	// A paste that contains '@' never opens the picker.
 	m := e.composer()
 	m, _ = step(m, tea.PasteMsg{Content: "ping @pars"})
-	if m.Picker().IsOpen() || m.Value() != "ping @pars" {
-		t.Fatalf("paste opened the picker or changed: %q", m.Value())
+	if m.Picker().IsOpen() || m.Canonical() != "ping @pars" {
+		t.Fatalf("paste opened the picker or changed: %q", m.Canonical())
 	}
 	// A space ends the query; Esc closes and leaves the text.
 	m = typeText(e.composer(), "@fix")
 	m, _ = press(m, esc)
-	if m.Picker().IsOpen() || m.Value() != "@fix" {
-		t.Fatalf("esc: open=%v value %q", m.Picker().IsOpen(), m.Value())
+	if m.Picker().IsOpen() || m.Canonical() != "@fix" {
+		t.Fatalf("esc: open=%v value %q", m.Picker().IsOpen(), m.Canonical())
 	}
 	// A query holds single spaces, as titles do (the rest of the rules
 	// are in query_test.go).
@@ -217,17 +218,17 @@ func TestTokenIsAtomic(t *testing.T) {
 		t.Fatalf("cursor %d", m.cursor)
 	}
 	m = typeText(m, "x")
-	if m.Value() != "a x"+tok+" b" {
-		t.Fatalf("typed inside the token? %q", m.Value())
+	if m.Canonical() != "a x"+tok+" b" {
+		t.Fatalf("typed inside the token? %q", m.Canonical())
 	}
 	m, _ = press(m, del) // Delete next to the token removes it whole
-	if m.Value() != "a x b" || len(m.Tokens()) != 0 {
-		t.Fatalf("delete: %q", m.Value())
+	if m.Canonical() != "a x b" || len(m.Tokens()) != 0 {
+		t.Fatalf("delete: %q", m.Canonical())
 	}
 	m.SetValue("see " + tok)
 	m, _ = press(m, backspace)
-	if m.Value() != "see " {
-		t.Fatalf("backspace: %q", m.Value())
+	if m.Canonical() != "see " {
+		t.Fatalf("backspace: %q", m.Canonical())
 	}
 	m.SetValue("see " + tok + " now")
 	m, _ = press(m, altLeft) // before "now"
@@ -237,8 +238,8 @@ func TestTokenIsAtomic(t *testing.T) {
 	}
 	m, _ = press(m, right)
 	m, _ = press(m, ctrlW) // deletes the token as a word
-	if m.Value() != "see  now" {
-		t.Fatalf("ctrl+w: %q", m.Value())
+	if m.Canonical() != "see  now" {
+		t.Fatalf("ctrl+w: %q", m.Canonical())
 	}
 }
 
@@ -252,16 +253,16 @@ func TestSetValueAndPasteTokens(t *testing.T) {
 	if len(toks) != 2 || toks[0].Reference.SessionID != "s-parser" || toks[1].Reference.SessionID != "s-cafe" {
 		t.Fatalf("tokens %+v", toks)
 	}
-	if !strings.Contains(m.Value(), "@[bad](dsh-session:nope) and dsh-session:abc") {
-		t.Fatalf("malformed text changed: %q", m.Value())
+	if !strings.Contains(m.Canonical(), "@[bad](dsh-session:nope) and dsh-session:abc") {
+		t.Fatalf("malformed text changed: %q", m.Canonical())
 	}
 	if !strings.Contains(m.Readable(), "@s-cafe") {
 		t.Fatalf("bare URI shows its id: %q", m.Readable())
 	}
 	m.SetValue("")
 	m, _ = step(m, tea.PasteMsg{Content: "look " + good})
-	if len(m.Tokens()) != 1 || m.Value() != "look "+good {
-		t.Fatalf("paste: %q", m.Value())
+	if len(m.Tokens()) != 1 || m.Canonical() != "look "+good {
+		t.Fatalf("paste: %q", m.Canonical())
 	}
 }
 
@@ -272,8 +273,8 @@ func TestNewlineKeysAndWrap(t *testing.T) {
 	m = typeText(m, "two")
 	m, _ = press(m, ctrlJ)
 	m = typeText(m, "three")
-	if m.Value() != "one\ntwo\nthree" {
-		t.Fatalf("%q", m.Value())
+	if m.Canonical() != "one\ntwo\nthree" {
+		t.Fatalf("%q", m.Canonical())
 	}
 	m.SetWidth(12)
 	m.SetValue("界界界界界 wrapped words here")
@@ -292,7 +293,7 @@ func TestNewlineKeysAndWrap(t *testing.T) {
 		}
 	}
 	// Down moves to the next visual line.
-	m.cursor = 0
+	m.moveCursor(0)
 	m, _ = press(m, down)
 	if lineOf(m.lines(), m.cursor) != 1 {
 		t.Fatalf("down: cursor %d on line %d", m.cursor, lineOf(m.lines(), m.cursor))
@@ -334,7 +335,7 @@ func TestSubmitSuccess(t *testing.T) {
 	m := typeText(e.composer(), "compare @pars")
 	m, _ = press(m, tab)
 	m = typeText(m, "with this")
-	canon := m.Value()
+	canon := m.Canonical()
 	m, out := press(m, enter)
 	if len(out) != 1 {
 		t.Fatalf("out %v", out)
@@ -347,7 +348,7 @@ func TestSubmitSuccess(t *testing.T) {
 		!strings.Contains(sub.Context.Prompt(), sessionref.UntrustedPhrase) || len(sub.References) != 1 {
 		t.Fatalf("submitted %+v", sub)
 	}
-	if m.Value() != "" || m.Preparing() {
+	if m.Canonical() != "" || m.Preparing() {
 		t.Fatal("the composer did not clear")
 	}
 }
@@ -377,7 +378,7 @@ func TestSubmitFailuresKeepDraft(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m := e.composer(c.opts...)
 			m.SetValue(c.draft)
-			before, beforeTokens := m.Value(), m.Tokens()
+			before, beforeTokens := m.Canonical(), m.Tokens()
 			if c.code == sessionref.CodeBudgetExceeded {
 				// The budget error needs a small budget for a 70 KB message.
 				m.prepare = func(ctx context.Context, d string) (sessionref.PreparedText, error) {
@@ -393,11 +394,11 @@ func TestSubmitFailuresKeepDraft(t *testing.T) {
 			if !ok || sessionref.CodeOf(f.Err) != c.code {
 				t.Fatalf("got %#v", out[0])
 			}
-			if m.Value() != before || len(m.Tokens()) != len(beforeTokens) {
-				t.Fatalf("draft changed: %q", m.Value())
+			if m.Canonical() != before || len(m.Tokens()) != len(beforeTokens) {
+				t.Fatalf("draft changed: %q", m.Canonical())
 			}
-			if !strings.Contains(m.Err(), c.words) || !strings.Contains(ansi.Strip(m.View()), "✗ ") {
-				t.Fatalf("error line %q", m.Err())
+			if !strings.Contains(errText(m), c.words) || !strings.Contains(ansi.Strip(m.View()), "✗ ") {
+				t.Fatalf("error line %q", errText(m))
 			}
 		})
 	}
@@ -413,7 +414,7 @@ func TestSubmitCancellation(t *testing.T) {
 		return sessionref.PreparedText{}, &sessionref.Error{Code: sessionref.CodeCancelled, Msg: "session reference preparation was cancelled", Cause: ctx.Err()}
 	}
 	m.SetValue("slow " + mention(t, "s-parser", "P"))
-	before := m.Value()
+	before := m.Canonical()
 	m, cmd := m.Update(enter)
 	if !m.Preparing() || !strings.Contains(ansi.Strip(m.View()), "preparing") {
 		t.Fatal("not preparing")
@@ -427,7 +428,7 @@ func TestSubmitCancellation(t *testing.T) {
 		t.Fatal("second enter started another submit")
 	}
 	m = typeText(m, "zzz")
-	if m.Value() != before {
+	if m.Canonical() != before {
 		t.Fatal("typed while preparing")
 	}
 	m, _ = m.Update(esc)
@@ -436,8 +437,8 @@ func TestSubmitCancellation(t *testing.T) {
 	if f, ok := out[0].(SubmitFailedMsg); !ok || sessionref.CodeOf(f.Err) != sessionref.CodeCancelled {
 		t.Fatalf("got %#v", out)
 	}
-	if m.Value() != before || m.Preparing() || !strings.Contains(m.Err(), "cancelled") {
-		t.Fatalf("after cancel: %q %q", m.Value(), m.Err())
+	if m.Canonical() != before || m.Preparing() || !strings.Contains(errText(m), "cancelled") {
+		t.Fatalf("after cancel: %q %q", m.Canonical(), errText(m))
 	}
 }
 
@@ -499,15 +500,15 @@ func TestTypingWhilePreparingIsShown(t *testing.T) {
 		return sessionref.PreparedText{}, &sessionref.Error{Code: sessionref.CodeCancelled, Msg: "cancelled", Cause: context.Canceled}
 	}
 	m.SetValue("slow " + mention(t, "s-parser", "P"))
-	before := m.Value()
+	before := m.Canonical()
 	m, cmd := m.Update(enter)
 	if f := footerOf(m); !strings.Contains(f, "the draft is locked") || !strings.Contains(f, "esc cancel") || strings.Contains(f, "not typed") {
 		t.Fatalf("busy line %q", f)
 	}
 	m = typeText(m, "more")
 	m, _ = m.Update(tea.PasteMsg{Content: " and\x1b[31m red"})
-	if m.Value() != before {
-		t.Fatalf("draft changed while preparing: %q", m.Value())
+	if m.Canonical() != before {
+		t.Fatalf("draft changed while preparing: %q", m.Canonical())
 	}
 	f := footerOf(m)
 	if !strings.Contains(f, "not typed “more and") || !strings.Contains(f, "red”") || !strings.Contains(f, "esc cancel") {
@@ -518,8 +519,8 @@ func TestTypingWhilePreparingIsShown(t *testing.T) {
 	}
 	close(release)
 	m, _ = step(m, cmd())
-	if m.Value() != before || strings.Contains(footerOf(m), "not typed") {
-		t.Fatalf("after the submit settled: %q, footer %q", m.Value(), footerOf(m))
+	if m.Canonical() != before || strings.Contains(footerOf(m), "not typed") {
+		t.Fatalf("after the submit settled: %q, footer %q", m.Canonical(), footerOf(m))
 	}
 }
 
@@ -537,8 +538,8 @@ func TestKeysWhilePreparingAreShown(t *testing.T) {
 	m.SetValue("hello")
 	m, _ = m.Update(enter)
 	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
-	if f := footerOf(m); !strings.Contains(f, "keys are not taken") || m.Value() != "hello" {
-		t.Fatalf("after backspace: %q %q", f, m.Value())
+	if f := footerOf(m); !strings.Contains(f, "keys are not taken") || m.Canonical() != "hello" {
+		t.Fatalf("after backspace: %q %q", f, m.Canonical())
 	}
 	m = typeText(m, strings.Repeat("x", 200)+"END")
 	if f := footerOf(m); !strings.Contains(f, "xEND”") || len(m.refused) > maxRefused {
@@ -571,4 +572,18 @@ func TestResizeReachesThePickersPreview(t *testing.T) {
 	if len(read) == 0 || read[len(read)-1] != want.SessionID {
 		t.Fatalf("after widening, the preview read %q; want %s", read, want.SessionID)
 	}
+}
+
+// errText is the error line the footer shows, "" for none.
+func errText(m Model) string {
+	if m.Err() == nil {
+		return ""
+	}
+	return m.errLine
+}
+
+// moveCursor puts the cursor before atom i, as a jump does.
+func (m *Model) moveCursor(i int) {
+	m.draft.Move(m.off(i), rules.Jump)
+	m.sync()
 }

@@ -7,53 +7,38 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
-	rules "github.com/dshkit/mentions/mention"
-	"github.com/dshkit/mentions/sessionref"
 )
 
-// Token is a mention in the draft: shown as @label, standing for its
-// canonical mention text.
-type Token struct {
-	// Reference is the session and its label.
-	Reference sessionref.Reference
-	// Mention is the canonical @[label](dsh-session:…) text.
-	Mention string
-}
-
 // atom is one unit of the draft: a grapheme cluster of text, or a token.
-// The cursor sits between atoms, so a token is always one step.
+// The cursor sits between atoms, so a token is always one step. Atoms
+// are derived from the mention model's readable text (see sync): atom i
+// covers its bytes [offs[i], offs[i]+n), a token's chip for a token. An
+// atom holds no pointer, so copying the atoms of a large draft (every
+// edit makes a new slice, which copies of the composer do not share)
+// is a plain memory move the collector never scans.
 type atom struct {
-	text  string
-	disp  string // how text is shown, when that differs (see display)
-	tok   *Token
-	w     int  // cells on screen
-	space bool // whitespace, where words end and lines may break
-	// dismissed marks an '@' whose query the user closed (Esc): its
-	// @word is text until an edit inside it.
-	dismissed bool
+	n     int32 // bytes of the readable text
+	w     int32 // cells on screen, of the atom as shown (see display)
+	flags uint8
 }
 
-func (a atom) isSpace() bool { return a.space }
+const (
+	atomSpace   = 1 << iota // whitespace, where words end and lines may break
+	atomNewline             // a line break
+	atomToken               // a mention token
+	atomASCII               // one printable ASCII character, which never joins a cluster
+)
+
+func (a atom) isSpace() bool   { return a.flags&atomSpace != 0 }
+func (a atom) isNewline() bool { return a.flags&atomNewline != 0 }
+func (a atom) isToken() bool   { return a.flags&atomToken != 0 }
 
 func isSpaceText(s string) bool {
 	return s != "" && strings.TrimFunc(s, unicode.IsSpace) == ""
 }
 
-func (a atom) isNewline() bool { return a.tok == nil && a.text == "\n" }
-
-// chip is the token's on-screen text: mention.Chip, the one form every
-// editor of this module shows ("@label", made safe and capped).
-func (t *Token) chip() string { return rules.Chip(t.Reference) }
-
-func tokenAtom(t *Token) atom { return atom{tok: t, w: textutil.Width(t.chip())} }
-
-// shown is how a text atom appears on screen (see display); its width is
-// measured on this form.
-func (a atom) shown() string {
-	if a.disp != "" {
-		return a.disp
-	}
-	return a.text
+func tokenAtom(chip string) atom {
+	return atom{n: int32(len(chip)), w: int32(textutil.Width(chip)), flags: atomToken}
 }
 
 // dottedCircle is the base a lone combining mark is shown on.
@@ -95,12 +80,10 @@ func display(c string) string {
 
 // textAtoms splits s into grapheme clusters, segmented as x/ansi (and so
 // lipgloss) segments them, so the sum of the atoms' widths is the width
-// the line is measured at. Tabs become four spaces and CR LF becomes LF
-// so what is shown is what is sent.
+// the line is measured at. The atoms' texts add up to s (the mention
+// model has made tabs spaces and CR LF a LF already, so what is shown is
+// what is sent).
 func textAtoms(s string) []atom {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	s = strings.ReplaceAll(s, "\t", "    ")
 	out := make([]atom, 0, len(s))
 	for s != "" {
 		c, _ := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
@@ -108,67 +91,21 @@ func textAtoms(s string) []atom {
 			c = s[:1]
 		}
 		s = s[len(c):]
-		a := atom{text: c, space: isSpaceText(c)}
-		if c != "\n" {
-			if d := display(c); d != c {
-				a.disp = d
+		a := atom{n: int32(len(c))}
+		switch {
+		case c == "\n":
+			a.flags = atomSpace | atomNewline
+		case len(c) == 1 && c[0] > 0x20 && c[0] < 0x7f:
+			a.w, a.flags = 1, atomASCII
+		default:
+			if isSpaceText(c) {
+				a.flags = atomSpace
 			}
-			a.w = textutil.Width(a.shown())
+			a.w = int32(textutil.Width(display(c)))
 		}
 		out = append(out, a)
 	}
 	return out
-}
-
-// atomsOf turns text into atoms, with every valid mention a token.
-func atomsOf(s string) []atom {
-	ms := sessionref.FindValidMentions(s)
-	if len(ms) == 0 {
-		return textAtoms(s)
-	}
-	var out []atom
-	last := 0
-	for _, m := range ms {
-		out = append(out, textAtoms(s[last:m.Start])...)
-		ref := m.Reference
-		if !m.Markdown {
-			ref.Label = nil // a bare URI shows its id
-		}
-		mention, err := sessionref.FormatMention(ref)
-		if err != nil {
-			out = append(out, textAtoms(s[m.Start:m.End])...)
-		} else {
-			out = append(out, tokenAtom(&Token{Reference: ref, Mention: mention}))
-		}
-		last = m.End
-	}
-	return append(out, textAtoms(s[last:])...)
-}
-
-// canonical renders atoms as the text that is sent.
-func canonical(atoms []atom) string {
-	var b strings.Builder
-	for _, a := range atoms {
-		if a.tok != nil {
-			b.WriteString(a.tok.Mention)
-		} else {
-			b.WriteString(a.text)
-		}
-	}
-	return b.String()
-}
-
-// plain renders atoms as the text a person reads (tokens as @label).
-func plain(atoms []atom) string {
-	var b strings.Builder
-	for _, a := range atoms {
-		if a.tok != nil {
-			b.WriteString("@" + a.tok.Reference.LabelOrID())
-		} else {
-			b.WriteString(a.text)
-		}
-	}
-	return b.String()
 }
 
 // wordLeft returns the start of the word before i: skip spaces, then
@@ -177,10 +114,10 @@ func wordLeft(atoms []atom, i int) int {
 	for i > 0 && atoms[i-1].isSpace() {
 		i--
 	}
-	if i > 0 && atoms[i-1].tok != nil {
+	if i > 0 && atoms[i-1].isToken() {
 		return i - 1
 	}
-	for i > 0 && !atoms[i-1].isSpace() && atoms[i-1].tok == nil {
+	for i > 0 && !atoms[i-1].isSpace() && !atoms[i-1].isToken() {
 		i--
 	}
 	return i
@@ -192,10 +129,10 @@ func wordRight(atoms []atom, i int) int {
 	for i < n && atoms[i].isSpace() {
 		i++
 	}
-	if i < n && atoms[i].tok != nil {
+	if i < n && atoms[i].isToken() {
 		return i + 1
 	}
-	for i < n && !atoms[i].isSpace() && atoms[i].tok == nil {
+	for i < n && !atoms[i].isSpace() && !atoms[i].isToken() {
 		i++
 	}
 	return i
@@ -221,7 +158,7 @@ func wrap(atoms []atom, width int) []line {
 			start, col, brk = i+1, 0, -1
 			continue
 		}
-		w := min(a.w, width)
+		w := min(int(a.w), width)
 		for col > 0 && col+w > width {
 			if brk > start && brk <= i {
 				lines = append(lines, line{start, brk})
@@ -245,7 +182,7 @@ func wrap(atoms []atom, width int) []line {
 func cells(atoms []atom, width int) int {
 	w := 0
 	for _, a := range atoms {
-		w += min(a.w, width)
+		w += min(int(a.w), width)
 	}
 	return w
 }
@@ -270,7 +207,7 @@ func lineOf(lines []line, i int) int {
 func indexAtCol(atoms []atom, l line, col, width int) int {
 	c := 0
 	for i := l.start; i < l.end; i++ {
-		w := min(atoms[i].w, width)
+		w := min(int(atoms[i].w), width)
 		if c+w > col {
 			return i
 		}

@@ -2,17 +2,24 @@ package composer
 
 import (
 	"fmt"
-	rules "github.com/dshkit/mentions/mention"
 	"slices"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshkit/mentions/internal/mentionpick"
 	"github.com/dshkit/mentions/internal/textutil"
-	"github.com/dshkit/mentions/picker"
-	"github.com/dshkit/mentions/sessionref"
+	rules "github.com/dshkit/mentions/mention"
 )
+
+// The composer is an editor and a view over a rules.Model (m.draft),
+// which holds the text, the tokens, the @query and the pick protocol —
+// the same model the textarea adapter keeps. Keys become the model's
+// edits, in byte offsets of its readable text; the atoms (grapheme
+// clusters and tokens), the cursor's atom and the layout are derived from
+// the model after every change (sync).
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.KeyMap()
@@ -33,46 +40,46 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		// why they cannot), never send.
 		return m.updatePicker(msg)
 	}
-	m.errLine = ""
-	picked := m.justPicked
-	m.justPicked = false
-	if picked && msg.Text == " " && msg.Mod == 0 {
-		return m, nil // the pick already put a space after the token
+	m.setErr(nil, "")
+	if mentionpick.SpaceAfterPick(&m.draft, msg) {
+		m.draft.Type(msg.Text) // the pick already put a space after the token
+		return m, m.sync()
 	}
-	vertical, reopen := false, true
-	switch {
-	case key.Matches(msg, k.Submit):
+	if key.Matches(msg, k.Submit) {
 		return m.submit()
+	}
+	if m.editKey(k, msg) || m.moveKey(k, msg) {
+		return m, m.sync()
+	}
+	if !typed(msg) {
+		return m, nil
+	}
+	m.goalCol = -1
+	return m.typeText(msg.Text)
+}
+
+// editKey handles the keys that change the draft or move along the
+// line or to its start or end.
+func (m *Model) editKey(k KeyMap, msg tea.KeyPressMsg) bool {
+	switch {
 	case key.Matches(msg, k.InsertNewline):
-		m.insertAtoms([]atom{{text: "\n", space: true}})
+		m.typeRaw("\n")
 	case key.Matches(msg, k.CharacterBackward):
-		m.cursor = max(m.cursor-1, 0)
+		m.moveTo(max(m.cursor-1, 0), rules.Move)
 	case key.Matches(msg, k.CharacterForward):
-		m.cursor = min(m.cursor+1, len(m.atoms))
+		m.moveTo(min(m.cursor+1, len(m.atoms)), rules.Move)
 	case key.Matches(msg, k.WordBackward):
-		m.cursor = wordLeft(m.atoms, m.cursor)
+		m.moveTo(wordLeft(m.atoms, m.cursor), rules.Move)
 	case key.Matches(msg, k.WordForward):
-		m.cursor = wordRight(m.atoms, m.cursor)
+		m.moveTo(wordRight(m.atoms, m.cursor), rules.Move)
 	case key.Matches(msg, k.LineStart):
-		m.cursor = m.lines()[lineOf(m.lines(), m.cursor)].start
+		m.moveTo(m.lines()[lineOf(m.lines(), m.cursor)].start, rules.Move)
 	case key.Matches(msg, k.LineEnd):
-		m.cursor = m.lineEnd()
-	case key.Matches(msg, k.LinePrevious):
-		m.moveLines(-1, false)
-		vertical, reopen = true, false
-	case key.Matches(msg, k.LineNext):
-		m.moveLines(1, false)
-		vertical, reopen = true, false
-	case key.Matches(msg, k.PageUp):
-		m.moveLines(-m.visibleLines(len(m.lines())), true)
-		vertical, reopen = true, false
-	case key.Matches(msg, k.PageDown):
-		m.moveLines(m.visibleLines(len(m.lines())), true)
-		vertical, reopen = true, false
+		m.moveTo(m.lineEnd(), rules.Move)
 	case key.Matches(msg, k.InputBegin):
-		m.cursor, reopen = 0, false
+		m.moveTo(0, rules.Jump)
 	case key.Matches(msg, k.InputEnd):
-		m.cursor, reopen = len(m.atoms), false
+		m.moveTo(len(m.atoms), rules.Jump)
 	case key.Matches(msg, k.DeleteCharacterBackward):
 		m.deleteRange(max(m.cursor-1, 0), m.cursor)
 	case key.Matches(msg, k.DeleteCharacterForward):
@@ -86,17 +93,29 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.DeleteAfterCursor):
 		m.deleteRange(m.cursor, m.lineEnd())
 	default:
-		if !typed(msg) {
-			return m, nil
-		}
-		m.goalCol = -1
-		return m.typeText(msg.Text)
+		return false
 	}
-	if !vertical {
-		m.goalCol = -1
+	m.goalCol = -1
+	return true
+}
+
+// moveKey handles the vertical moves, which keep the column a run of
+// them started from and never open a query.
+func (m *Model) moveKey(k KeyMap, msg tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(msg, k.LinePrevious):
+		m.moveLines(-1, false)
+	case key.Matches(msg, k.LineNext):
+		m.moveLines(1, false)
+	case key.Matches(msg, k.PageUp):
+		m.moveLines(-m.visibleLines(len(m.lines())), true)
+	case key.Matches(msg, k.PageDown):
+		m.moveLines(m.visibleLines(len(m.lines())), true)
+	default:
+		return false
 	}
-	cmd := m.follow(reopen) // before m is copied into the results
-	return m, cmd
+	m.draft.Move(m.off(m.cursor), rules.Jump)
+	return true
 }
 
 // typed reports whether msg is text to insert: not a bare Enter, Tab or
@@ -112,160 +131,41 @@ func typed(msg tea.KeyPressMsg) bool {
 }
 
 // updatePicker passes msg to the picker and takes what it did in the
-// same Update: a pick becomes a token at once, a close ends the query,
-// and a pick that waits for its answer marks where the query ends, so
-// text typed meanwhile goes into the draft after it in the order typed.
+// same Update (see mentionpick.Update): a pick becomes a token at once,
+// a close ends the query, and a pick that waits for its answer marks
+// where the query ends, so text typed meanwhile goes into the draft
+// after it in the order typed.
 func (m Model) updatePicker(msg tea.Msg) (Model, tea.Cmd) {
-	wasOpen := m.picker.IsOpen()
-	var cmd tea.Cmd
-	m.picker, cmd = m.picker.Update(msg)
-	var p picker.PickedMsg
-	var picked bool
-	m.picker, p, picked = m.picker.TakePick()
-	switch {
-	case picked && p.Item != nil:
-		m.insertItem(*p.Item)
-	case picked:
-		m.insertToken(p)
-	case wasOpen && !m.picker.IsOpen():
-		m.dismiss(m.atIndex) // Esc or a click outside: the @word is text
-		m.atIndex, m.pickEnd = -1, -1
-	case m.picker.Accepting():
-		if m.pickEnd < 0 {
-			m.pickEnd = m.cursor
-		}
-	case m.pickEnd >= 0:
-		// The answer came with nothing to pick. If the user typed on,
-		// the query is over; if not, the popup says why.
-		if m.cursor != m.pickEnd {
-			m.closePicker()
-		}
-		m.pickEnd = -1
-	}
-	return m, cmd
+	cmd, _ := mentionpick.Update(&m.picker, &m.draft, msg)
+	return m, tea.Batch(cmd, m.sync())
 }
 
-// typeText inserts typed text; see follow for when that opens the
-// picker.
+// typeText inserts typed text, which may open the picker. A space after
+// a query that matched nothing ends the query as prose.
 func (m Model) typeText(s string) (Model, tea.Cmd) {
-	if p := m.picker; m.pickEnd < 0 && p.IsOpen() && isSpaceText(s) && p.Settled() && p.Err() == nil && p.Len() == 0 {
-		// A space after a query that matched nothing: the '@' was not a
-		// mention after all, and the text goes on as prose.
-		m.closePicker()
-	}
-	if m.draftBytes()+len(s) > MaxDraftBytes {
-		m.errLine = fmt.Sprintf("the draft holds at most %s: send or shorten it to type more", textutil.Bytes(MaxDraftBytes))
-		return m, nil
-	}
-	m.undismissAround(m.cursor, false)
-	m.insertAtoms(textAtoms(s))
-	cmd := m.follow(true) // before m is copied into the results
-	return m, cmd
+	mentionpick.EndsQuery(&m.picker, &m.draft, s)
+	m.typeRaw(s)
+	return m, m.sync()
 }
 
-// MaxDraftBytes bounds the draft's text (a mention counts its label):
-// every keystroke lays the whole draft out again, so its size bounds a
-// keystroke's cost (BenchmarkKeystrokeAfterPaste: under 5 ms at the
-// bound). A paste past it is cut, and typing stops, each with a message.
+// typeRaw inserts s at the cursor, within the draft's bound.
+func (m *Model) typeRaw(s string) {
+	if len(m.draft.Readable())+len(s) > MaxDraftBytes {
+		m.setErr(nil, fmt.Sprintf("the draft holds at most %s: send or shorten it to type more", textutil.Bytes(MaxDraftBytes)))
+		return
+	}
+	m.draft.Type(s)
+}
+
+// MaxDraftBytes bounds the draft's readable text: every keystroke lays
+// the whole draft out again, so its size bounds a keystroke's cost
+// (BenchmarkKeystrokeAfterPaste: under 5 ms at the bound). A paste past
+// it is cut, and typing stops, each with a message.
 const MaxDraftBytes = 32 << 10
 
-// draftBytes is the size of the draft's text.
-func (m *Model) draftBytes() int {
-	n := 0
-	for i := range m.atoms {
-		n += len(m.atoms[i].text)
-	}
-	return n
-}
-
-// insertAtoms inserts as at the cursor and puts the cursor after them.
-func (m *Model) insertAtoms(as []atom) {
-	at := m.cursor
-	m.atoms = slices.Insert(m.atoms, at, as...)
-	m.cursor = m.resegment(at, at+len(as))
-	m.relayout()
-}
-
-// resegment splits the text from just before atoms[i] to past atoms[j-1]
-// into grapheme clusters again, as rendering will see it: a combining
-// mark, a variation selector, a keycap or a ZWJ typed after a character
-// joins it, and a deletion can join what it brings together. Regional
-// indicators pair from the left and ZWJ sequences chain, so the word
-// after j is split again up to a point where nothing before can matter:
-// two plain ASCII characters in a row (always a break), a space, a token
-// or a newline — or, in a pathological run with none of those, after
-// maxResegment atoms, which bounds a keystroke's cost. It returns where
-// boundary j is now: after the cluster that holds it.
-func (m *Model) resegment(i, j int) int {
-	from, to := i, j
-	if from > 0 && m.atoms[from-1].tok == nil && !m.atoms[from-1].isNewline() {
-		from--
-	}
-	for to < len(m.atoms) && to-j < maxResegment && m.atoms[to].tok == nil && !m.atoms[to].isSpace() {
-		if to > j && plainASCII(m.atoms[to-1]) && plainASCII(m.atoms[to]) {
-			break
-		}
-		to++
-	}
-	// Split each text run between tokens again; tokens stay as they are.
-	var out []atom
-	var run strings.Builder
-	flush := func() {
-		out = append(out, textAtoms(run.String())...)
-		run.Reset()
-	}
-	size := func(a atom) int {
-		if a.tok != nil {
-			return len(a.tok.Mention)
-		}
-		return len(a.text)
-	}
-	offset := 0 // bytes before boundary j
-	for k := from; k < to; k++ {
-		if k < j {
-			offset += size(m.atoms[k])
-		}
-		if m.atoms[k].tok != nil {
-			flush()
-			out = append(out, m.atoms[k])
-			continue
-		}
-		run.WriteString(m.atoms[k].text)
-	}
-	flush()
-	n, pos := 0, 0
-	for n < len(out) && pos < offset {
-		pos += size(out[n])
-		n++
-	}
-	m.atoms = slices.Replace(m.atoms, from, to, out...)
-	return from + n
-}
-
-const maxResegment = 256
-
-// plainASCII: a printable ASCII character, which never joins a cluster.
-func plainASCII(a atom) bool { return len(a.text) == 1 && a.text[0] > 0x20 && a.text[0] < 0x7f }
-
-// relayout recomputes what is derived from the atoms.
-func (m *Model) relayout() {
-	m.layout = wrap(m.atoms, m.textWidth())
-	m.refs = nil // not [:0]: copies of the model share the array
-	for _, a := range m.atoms {
-		if a.tok != nil && !slices.Contains(m.refs, a.tok.Reference.SessionID) {
-			m.refs = append(m.refs, a.tok.Reference.SessionID)
-		}
-	}
-}
-
-// blank reports whether the draft has nothing but whitespace.
-func (m Model) blank() bool {
-	for _, a := range m.atoms {
-		if a.tok != nil || !a.isSpace() {
-			return false
-		}
-	}
-	return true
+// moveTo puts the cursor before atom i.
+func (m *Model) moveTo(i int, how rules.Change) {
+	m.draft.Move(m.off(min(max(i, 0), len(m.atoms))), how)
 }
 
 // deleteRange removes atoms[from:to]; a token goes as a whole, because it
@@ -274,77 +174,122 @@ func (m *Model) deleteRange(from, to int) {
 	if from >= to {
 		return
 	}
-	if m.pickEnd >= 0 && from < m.pickEnd {
-		m.closePicker() // the query a pick waits for is being edited
-	}
-	m.undismissAround(to, true)
-	m.atoms = slices.Delete(m.atoms, from, to)
-	if m.cursor >= to {
-		m.cursor -= to - from
-	} else if m.cursor > from {
-		m.cursor = from
-	}
-	if m.cursor == from {
-		m.cursor = m.resegment(from, from)
-	} else {
-		m.resegment(from, from) // the cursor is before from: it holds
-	}
-	m.relayout()
+	m.draft.Delete(m.off(from), m.off(to))
 }
 
-// insertToken replaces "@query" with the picked token and a space. With
-// the cursor inside a word ("@par|s") the rest of the word goes too, and
-// a space already after it is reused rather than doubled. A pick that
-// waited for its answer replaces only the query it was asked for; what
-// was typed after it stays, and so does the cursor.
-func (m *Model) insertToken(p picker.PickedMsg) {
-	ref := sessionref.Reference{SessionID: p.Candidate.SessionID, Label: &p.Candidate.Label}
-	m.replaceQuery([]atom{tokenAtom(&Token{Reference: ref, Mention: p.Mention})}, p.Candidate.Label)
+// sync derives the atoms, the cursor's atom and the layout from the
+// mention model after a change, and brings the picker in step with its
+// query. Only the part of the text that changed is split into atoms
+// again (see resegment).
+func (m *Model) sync() tea.Cmd {
+	if from, oldEnd, newEnd, ok := m.draft.TakeChange(); ok {
+		m.resegment(from, oldEnd, newEnd)
+		m.relayout()
+	}
+	m.cursor = m.atomAt(m.draft.Cursor())
+	if m.off(m.cursor) != m.draft.Cursor() {
+		// inside a cluster the edit made: the cursor goes after it
+		m.draft.Move(m.off(m.cursor), rules.Jump)
+	}
+	cmd := mentionpick.Show(&m.picker, &m.draft)
+	m.scrollToCursor()
+	m.syncPicker()
+	return cmd
 }
 
-// insertItem writes a host item's Insert text in place of "@query",
-// canonical mentions in it becoming tokens as in a paste; an item without
-// Insert text only removes "@query".
-func (m *Model) insertItem(it picker.Item) {
-	m.replaceQuery(atomsOf(it.Insert), it.Insert)
+// atomAt is the index of the atom boundary at byte offset b of the
+// readable text, or the first one after it.
+func (m *Model) atomAt(b int) int {
+	return m.search(b)
 }
 
-// replaceQuery replaces "@query" with what a pick of label writes,
-// followed by a space unless one follows already (or the pick writes
-// nothing). With the cursor inside the @word, the rest of the word goes
-// too only when it belongs to label (rules.TakesRest).
-func (m *Model) replaceQuery(with []atom, label string) {
-	at, cur := m.atIndex, m.cursor
-	m.atIndex = -1
-	end := cur
-	if m.pickEnd >= 0 {
-		end = m.pickEnd
-	} else if at >= 0 && at < cur && cur <= len(m.atoms) {
-		if w := m.wordEnd(cur); rules.TakesRest(unitText(m.atoms[at+1:cur]), unitText(m.atoms[cur:w]), label) {
-			end = w
+// resegment replaces the atoms that held the old text's [from, oldEnd)
+// with atoms of the new text's [from, newEnd). The clusters around the
+// change are split again, as rendering will see them: a combining mark,
+// a variation selector, a keycap or a ZWJ typed after a character joins
+// it, and a deletion can join what it brings together. Regional
+// indicators pair from the left and ZWJ sequences chain, so the word
+// after the change is split again up to a point where nothing before can
+// matter: two plain ASCII characters in a row (always a break), a space,
+// a token or a newline — or, in a pathological run with none of those,
+// after maxResegment atoms, which bounds a keystroke's cost. The atoms
+// are a new slice: a copy of the composer keeps its own.
+func (m *Model) resegment(from, oldEnd, newEnd int) {
+	i := max(m.search(from+1)-1, 0) // the atom holding from
+	if i > 0 && !m.atoms[i-1].isToken() && !m.atoms[i-1].isNewline() {
+		i--
+	}
+	j := m.search(oldEnd) // the first atom at or after oldEnd
+	for j0 := j; j < len(m.atoms) && j-j0 < maxResegment && !m.atoms[j].isToken() && !m.atoms[j].isSpace(); j++ {
+		if j > j0 && plainASCII(m.atoms[j-1]) && plainASCII(m.atoms[j]) {
+			break
 		}
 	}
-	m.pickEnd = -1
-	if at < 0 || at >= end || end > len(m.atoms) {
-		return
+	delta := newEnd - oldEnd
+	start, end := 0, len(m.draft.Readable())
+	if len(m.offs) > 0 {
+		start = m.off(i)
+		end = m.off(min(j, len(m.offs)-1)) + delta
 	}
-	after := len(with) // the cursor's place after the pick, from at
-	if len(with) > 0 {
-		after++ // past the space, written or reused
-		if end == len(m.atoms) || !m.atoms[end].isSpace() || m.atoms[end].isNewline() {
-			with = append(with, atom{text: " ", w: 1, space: true})
+	mid := atomsOf(m.draft.Readable(), m.draft.Tokens(), start, end)
+	out := make([]atom, 0, i+len(mid)+len(m.atoms)-j)
+	out = append(append(append(out, m.atoms[:i]...), mid...), m.atoms[min(j, len(m.atoms)):]...)
+	m.atoms = out
+}
+
+const maxResegment = 256
+
+// atomsOf splits text[start:end] into atoms: its tokens whole, the text
+// between them into grapheme clusters.
+func atomsOf(text string, toks []rules.Token, start, end int) []atom {
+	var out []atom
+	last := start
+	for _, t := range toks {
+		if t.Start < start || t.End > end {
+			continue
+		}
+		out = append(out, textAtoms(text[last:t.Start])...)
+		out = append(out, tokenAtom(text[t.Start:t.End]))
+		last = t.End
+	}
+	return append(out, textAtoms(text[last:end])...)
+}
+
+// plainASCII: a printable ASCII character, which never joins a cluster.
+func plainASCII(a atom) bool { return a.flags&atomASCII != 0 }
+
+// text is the readable text of atom i.
+func (m *Model) text(i int) string { return m.draft.Readable()[m.offs[i]:m.offs[i+1]] }
+
+// search is the first atom boundary at or after byte offset b.
+func (m *Model) search(b int) int {
+	return sort.Search(len(m.offs), func(i int) bool { return int(m.offs[i]) >= b })
+}
+
+// off is the byte offset of atom i.
+func (m *Model) off(i int) int { return int(m.offs[i]) }
+
+// relayout recomputes what is derived from the atoms.
+func (m *Model) relayout() {
+	m.layout = wrap(m.atoms, m.textWidth())
+	m.offs = make([]int32, len(m.atoms)+1) // not reused: copies share it
+	off := int32(0)
+	for i, a := range m.atoms {
+		m.offs[i] = off
+		off += a.n
+	}
+	m.offs[len(m.atoms)] = off
+	m.refs = nil
+	for _, t := range m.draft.Tokens() {
+		if !slices.Contains(m.refs, t.Reference.SessionID) {
+			m.refs = append(m.refs, t.Reference.SessionID)
 		}
 	}
-	m.atoms = slices.Replace(m.atoms, at, end, with...)
-	m.relayout()
-	if cur > end {
-		m.cursor = cur + len(with) - (end - at) // typed on meanwhile
-	} else {
-		m.cursor = at + after
-		m.justPicked = after > 0
-	}
-	m.goalCol = -1
-	m.afterEdit()
+}
+
+// blank reports whether the draft has nothing but whitespace.
+func (m Model) blank() bool {
+	return len(m.draft.Tokens()) == 0 && strings.TrimSpace(m.draft.Readable()) == ""
 }
 
 // moveLines moves the cursor by delta visual lines, aiming for the column

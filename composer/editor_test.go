@@ -100,21 +100,21 @@ func TestDraftIsBounded(t *testing.T) {
 	e := newEnv(t)
 	m := e.composer()
 	m, _ = m.Update(tea.PasteMsg{Content: strings.Repeat("界", 1<<20)})
-	if n := m.draftBytes(); n > MaxDraftBytes || n < MaxDraftBytes-4 {
+	if n := len(m.Readable()); n > MaxDraftBytes || n < MaxDraftBytes-4 {
 		t.Fatalf("draft of %d bytes after a 3 MB paste", n)
 	}
-	if !strings.Contains(m.Err(), "the draft holds at most 32 KiB") || !strings.Contains(m.Err(), "left out") {
-		t.Fatalf("message %q", m.Err())
+	if !strings.Contains(errText(m), "the draft holds at most 32 KiB") || !strings.Contains(errText(m), "left out") {
+		t.Fatalf("message %q", errText(m))
 	}
 	for range 8 {
 		m, _ = m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
 	}
-	if n := m.draftBytes(); n > MaxDraftBytes || !strings.Contains(m.Err(), "send or shorten it") {
-		t.Fatalf("typing at the bound: %d bytes, message %q", n, m.Err())
+	if n := len(m.Readable()); n > MaxDraftBytes || !strings.Contains(errText(m), "send or shorten it") {
+		t.Fatalf("typing at the bound: %d bytes, message %q", n, errText(m))
 	}
 	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
-	if !strings.HasSuffix(m.Readable(), "x") || m.Err() != "" {
-		t.Fatalf("after erasing: %q, message %q", m.Readable()[len(m.Readable())-8:], m.Err())
+	if !strings.HasSuffix(m.Readable(), "x") || errText(m) != "" {
+		t.Fatalf("after erasing: %q, message %q", m.Readable()[len(m.Readable())-8:], errText(m))
 	}
 }

@@ -62,10 +62,10 @@ func TestErrorWithoutCause(t *testing.T) {
 	} {
 		m := e.composer()
 		m.SetValue("read " + tok)
-		before := m.Value()
+		before := m.Canonical()
 		m, f := failWith(t, m, err)
-		if m.Value() != before || f.Message == "" || m.Err() != f.Message {
-			t.Fatalf("%#v: draft %q, message %q", err, m.Value(), f.Message)
+		if m.Canonical() != before || f.Message == "" || errText(m) != f.Message {
+			t.Fatalf("%#v: draft %q, message %q", err, m.Canonical(), f.Message)
 		}
 	}
 }
@@ -80,16 +80,16 @@ func TestErrorLinesWrapWhole(t *testing.T) {
 		m := e.composer()
 		m.SetWidth(w)
 		m.SetValue("read " + mention(t, "s-cafe", "Café menu"))
-		before := m.Value()
+		before := m.Canonical()
 		m, _ = failWith(t, m, &sessionref.Error{Code: sessionref.CodeReadFailed, SessionID: "s-cafe", Cause: cause})
 		view := ansi.Strip(m.View())
 		lines := strings.Split(view, "\n")
 		footer := strings.Join(lines[m.visibleLines(len(m.lines())):], " ")
-		if squash(footer) != squash("✗ "+m.Err()) || strings.Contains(footer, "…") {
-			t.Fatalf("width %d: error not shown whole:\n%s\nwant %q", w, view, m.Err())
+		if squash(footer) != squash("✗ "+errText(m)) || strings.Contains(footer, "…") {
+			t.Fatalf("width %d: error not shown whole:\n%s\nwant %q", w, view, errText(m))
 		}
-		if len(lines) != m.Height() || m.Value() != before {
-			t.Fatalf("width %d: %d lines, Height %d, draft %q", w, len(lines), m.Height(), m.Value())
+		if len(lines) != m.Height() || m.Canonical() != before {
+			t.Fatalf("width %d: %d lines, Height %d, draft %q", w, len(lines), m.Height(), m.Canonical())
 		}
 		for _, l := range lines {
 			if textutil.Width(l) > w {
@@ -125,10 +125,10 @@ func FuzzErrorRendering(f *testing.F) {
 			tok = mention(t, "s-cafe", "Café menu")
 		}
 		m.SetValue("see " + tok + " now")
-		before := m.Value()
+		before := m.Canonical()
 		m, failed := failWith(t, m, err)
-		if m.Value() != before {
-			t.Fatalf("draft changed: %q", m.Value())
+		if m.Canonical() != before {
+			t.Fatalf("draft changed: %q", m.Canonical())
 		}
 		for _, r := range failed.Message {
 			if unicode.IsControl(r) {
@@ -184,16 +184,16 @@ func TestEnterOnSpacesSaysWhy(t *testing.T) {
 	e := newEnv(t)
 	m := e.composer()
 	m, out := press(m, enter)
-	if len(out) != 0 || m.Err() != "" {
-		t.Fatalf("empty draft: out %v, error %q", out, m.Err())
+	if len(out) != 0 || errText(m) != "" {
+		t.Fatalf("empty draft: out %v, error %q", out, errText(m))
 	}
 	m.SetValue("   \n  ")
 	m, out = press(m, enter)
-	if len(out) != 0 || m.Preparing() || !strings.Contains(m.Err(), "Nothing to send") || !strings.Contains(ansi.Strip(m.View()), "✗ Nothing to send") {
-		t.Fatalf("spaces: out %v, error %q\n%s", out, m.Err(), ansi.Strip(m.View()))
+	if len(out) != 0 || m.Preparing() || !strings.Contains(errText(m), "Nothing to send") || !strings.Contains(ansi.Strip(m.View()), "✗ Nothing to send") {
+		t.Fatalf("spaces: out %v, error %q\n%s", out, errText(m), ansi.Strip(m.View()))
 	}
 	m, _ = press(m, tea.KeyPressMsg{Code: 'x', Text: "x"})
-	if m.Err() != "" {
-		t.Fatalf("typing kept the error %q", m.Err())
+	if errText(m) != "" {
+		t.Fatalf("typing kept the error %q", errText(m))
 	}
 }

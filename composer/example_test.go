@@ -62,7 +62,7 @@ func ExampleModel_SetKeyMap() {
 	c.SetValue("hello")
 
 	c, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	fmt.Println(cmd == nil, c.Value())
+	fmt.Println(cmd == nil, c.Canonical())
 	lines := strings.Split(ansi.Strip(c.View()), "\n")
 	fmt.Println(strings.TrimSpace(lines[len(lines)-1]))
 	// Output:

@@ -72,7 +72,7 @@ func FuzzEditing(f *testing.F) {
 				i++
 				r := fuzzRunes[int(ops[i])%len(fuzzRunes)]
 				apply(tea.PasteMsg{Content: strings.Repeat(r, int(ops[i])*1024/len(r)+1)})
-				if n := m.draftBytes(); n > MaxDraftBytes {
+				if n := len(m.Readable()); n > MaxDraftBytes {
 					t.Fatalf("a paste left a draft of %d bytes, over %d", n, MaxDraftBytes)
 				}
 			case len(late) > 0:
@@ -97,32 +97,43 @@ func check(t *testing.T, m Model) {
 		t.Fatalf("cursor %d of %d", m.cursor, len(m.atoms))
 	}
 	// Each run of text between tokens and newlines is segmented as
-	// rendering segments it.
-	var run []atom
-	flush := func() {
-		var b strings.Builder
-		for _, a := range run {
-			b.WriteString(a.text)
+	// rendering segments it, and the atoms cover the draft's text.
+	if m.off(len(m.atoms)) != len(m.Readable()) {
+		t.Fatalf("atoms cover %d bytes of %d", m.off(len(m.atoms)), len(m.Readable()))
+	}
+	from := 0
+	flush := func(to int) {
+		text := m.Readable()[m.off(from):m.off(to)]
+		again := textAtoms(text)
+		if len(again) != to-from {
+			t.Fatalf("draft %q holds %d clusters where rendering sees %d", text, to-from, len(again))
 		}
-		again := textAtoms(b.String())
-		if len(again) != len(run) {
-			t.Fatalf("draft %q holds %d clusters where rendering sees %d", b.String(), len(run), len(again))
-		}
-		for i := range run {
-			if again[i].text != run[i].text || again[i].w != run[i].w {
-				t.Fatalf("cluster %q (%d cells), rendering sees %q (%d)", run[i].text, run[i].w, again[i].text, again[i].w)
+		for i := range again {
+			if again[i] != m.atoms[from+i] {
+				t.Fatalf("cluster %q: %+v, rendering sees %+v", m.text(from+i), m.atoms[from+i], again[i])
 			}
 		}
-		run = run[:0]
 	}
-	for _, a := range m.atoms {
-		if a.tok != nil || a.isNewline() {
-			flush()
-			continue
+	for i, a := range m.atoms {
+		if a.isToken() || a.isNewline() {
+			flush(i)
+			from = i + 1
 		}
-		run = append(run, a)
 	}
-	flush()
+	flush(len(m.atoms))
+	toks := m.Tokens()
+	k := 0
+	for i, a := range m.atoms {
+		if a.isToken() {
+			if k >= len(toks) || toks[k].Start != m.off(i) || toks[k].End != m.off(i+1) {
+				t.Fatalf("token atom %d at %d does not match the model's tokens %v", i, m.off(i), toks)
+			}
+			k++
+		}
+	}
+	if k != len(toks) {
+		t.Fatalf("%d token atoms, %d tokens", k, len(toks))
+	}
 	lines := strings.Split(m.View(), "\n")
 	if len(lines) != m.Height() {
 		t.Fatalf("%d lines, Height %d", len(lines), m.Height())

@@ -56,8 +56,8 @@ func TestPickFromHitsInsertsToken(t *testing.T) {
 		t.Fatalf("no hits section:\n%s", v)
 	}
 	m = stepAll(m, enter)
-	if want := "see " + mention(t, "s-cafe", "Café menu") + " "; m.Value() != want || m.Picker().IsOpen() {
-		t.Fatalf("value %q, want %q (picker open %v)", m.Value(), want, m.Picker().IsOpen())
+	if want := "see " + mention(t, "s-cafe", "Café menu") + " "; m.Canonical() != want || m.Picker().IsOpen() {
+		t.Fatalf("value %q, want %q (picker open %v)", m.Canonical(), want, m.Picker().IsOpen())
 	}
 }
 

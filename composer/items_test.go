@@ -69,8 +69,8 @@ func TestPickItemInsertsItsText(t *testing.T) {
 		t.Fatalf("highlighted %+v %v", it, ok)
 	}
 	m, out := itemStep(m, tab)
-	if m.Value() != "look at sessionref/parser.go " || len(m.Tokens()) != 0 || m.Picker().IsOpen() {
-		t.Fatalf("value %q tokens %d", m.Value(), len(m.Tokens()))
+	if m.Canonical() != "look at sessionref/parser.go " || len(m.Tokens()) != 0 || m.Picker().IsOpen() {
+		t.Fatalf("value %q tokens %d", m.Canonical(), len(m.Tokens()))
 	}
 	var got *picker.Item
 	for _, msg := range out {
@@ -82,8 +82,8 @@ func TestPickItemInsertsItsText(t *testing.T) {
 		t.Fatalf("the host got no item: %v", out)
 	}
 	m = typeItems(m, " now") // a space by habit is not doubled
-	if m.Value() != "look at sessionref/parser.go now" {
-		t.Fatalf("after typing: %q", m.Value())
+	if m.Canonical() != "look at sessionref/parser.go now" {
+		t.Fatalf("after typing: %q", m.Canonical())
 	}
 }
 
@@ -94,15 +94,15 @@ func TestPickItemWithoutTextOrWithMention(t *testing.T) {
 	m := e.composerWithFiles([]picker.Item{{Label: "attach.png", Value: "blob"}})
 	m = typeItems(m, "see @attach")
 	m, _ = itemStep(m, enter)
-	if m.Value() != "see " || m.Picker().IsOpen() {
-		t.Fatalf("value %q", m.Value())
+	if m.Canonical() != "see " || m.Picker().IsOpen() {
+		t.Fatalf("value %q", m.Canonical())
 	}
 	ref := mention(t, "s-parser", "Fix the session parser")
 	m = e.composerWithFiles([]picker.Item{{Label: "parser session", Insert: ref}})
 	m = typeItems(m, "@parser s")
 	m, _ = itemStep(m, tab)
-	if toks := m.Tokens(); len(toks) != 1 || toks[0].Reference.SessionID != "s-parser" || m.Value() != ref+" " {
-		t.Fatalf("value %q tokens %v", m.Value(), toks)
+	if toks := m.Tokens(); len(toks) != 1 || toks[0].Reference.SessionID != "s-parser" || m.Canonical() != ref+" " {
+		t.Fatalf("value %q tokens %v", m.Canonical(), toks)
 	}
 }
 
@@ -115,7 +115,7 @@ func TestSetPickerSection(t *testing.T) {
 	if got := m.Picker().SectionItems("files"); len(got) != 1 || got[0].Label != "old.go" {
 		t.Fatalf("before: %v", got)
 	}
-	m.SetPickerSection(picker.Section{ID: "files", Title: "files", Source: func(context.Context, string) ([]picker.Item, error) {
+	m.Picker().SetSection(picker.Section{ID: "files", Title: "files", Source: func(context.Context, string) ([]picker.Item, error) {
 		return []picker.Item{{Label: "new.go", Insert: "new.go"}}, nil
 	}})
 	cmd := m.RefreshPicker()
@@ -126,7 +126,7 @@ func TestSetPickerSection(t *testing.T) {
 		t.Fatalf("after: %v", got)
 	}
 	m, _ = itemStep(m, tab)
-	if m.Value() != "new.go " {
-		t.Fatalf("value %q", m.Value())
+	if m.Canonical() != "new.go " {
+		t.Fatalf("value %q", m.Canonical())
 	}
 }

@@ -7,20 +7,21 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	rules "github.com/dshkit/mentions/mention"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
 // submit starts preparing the draft in a Cmd.
 func (m Model) submit() (Model, tea.Cmd) {
-	draft := m.Value()
+	draft := m.Canonical()
 	if m.prepare == nil || len(m.atoms) == 0 {
 		return m, nil
 	}
 	if m.blank() {
 		// Spaces and line breaks alone: nothing is sent, and the user is
 		// told why Enter did nothing.
-		m.errLine = "Nothing to send: the draft holds only spaces."
+		m.setErr(nil, "Nothing to send: the draft holds only spaces.")
 		return m, nil
 	}
 	m.closePicker()
@@ -53,7 +54,7 @@ func (m Model) finishSubmit(msg prepareDoneMsg) (Model, tea.Cmd) {
 		msg.err = retargeted() // prepared for the session the host left
 	}
 	if msg.err != nil {
-		m.errLine = m.describe(msg.err)
+		m.setErr(msg.err, m.describe(msg.err))
 		failed := SubmitFailedMsg{Err: msg.err, Message: m.errLine}
 		return m, func() tea.Msg { return failed }
 	}
@@ -64,10 +65,11 @@ func (m Model) finishSubmit(msg prepareDoneMsg) (Model, tea.Cmd) {
 		Context:    msg.res.Context,
 		References: msg.res.Parsed.References,
 	}
-	m.atoms, m.cursor, m.top, m.errLine, m.goalCol = nil, 0, 0, "", -1
-	m.relayout()
-	m.afterEdit()
-	return m, func() tea.Msg { return out }
+	m.top, m.goalCol = 0, -1
+	m.setErr(nil, "")
+	m.draft.Reset()
+	cmd := m.sync()
+	return m, tea.Batch(cmd, func() tea.Msg { return out })
 }
 
 // describe says what went wrong in words a person understands, on one
@@ -83,9 +85,9 @@ func (m Model) describe(err error) string {
 
 // labelOf names a referenced session as the draft shows it.
 func (m Model) labelOf(id string) string {
-	for _, a := range m.atoms {
-		if a.tok != nil && a.tok.Reference.SessionID == id {
-			return a.tok.chip()
+	for _, t := range m.draft.Tokens() {
+		if t.Reference.SessionID == id {
+			return rules.Chip(t.Reference)
 		}
 	}
 	if id == "" {

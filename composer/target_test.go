@@ -92,7 +92,7 @@ func TestSetTargetCancelsASubmitInFlight(t *testing.T) {
 	if !ok || sessionref.CodeOf(f.Err) != sessionref.CodeCancelled {
 		t.Fatalf("got %#v", out)
 	}
-	if m.Value() != "hello" || m.Preparing() || !strings.Contains(m.Err(), "cancelled") {
-		t.Fatalf("after: %q %q", m.Value(), m.Err())
+	if m.Canonical() != "hello" || m.Preparing() || !strings.Contains(errText(m), "cancelled") {
+		t.Fatalf("after: %q %q", m.Canonical(), m.Err())
 	}
 }

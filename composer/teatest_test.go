@@ -87,8 +87,8 @@ func TestComposerWithPickerEndToEnd(t *testing.T) {
 	if len(final.sent) != 1 || final.sent[0].Context == nil || final.sent[0].Context.Source.References[0].SessionID != "s-emoji" {
 		t.Fatalf("sent %+v", final.sent)
 	}
-	if final.c.Value() != "" {
-		t.Fatalf("draft not cleared: %q", final.c.Value())
+	if final.c.Canonical() != "" {
+		t.Fatalf("draft not cleared: %q", final.c.Canonical())
 	}
 }
 
@@ -129,8 +129,8 @@ func TestScreenSaysWhatIsWrong(t *testing.T) {
 	wait("another user.")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(host)
-	if len(final.sent) != 0 || !strings.HasPrefix(final.c.Value(), "x\u009b2J @zzzq ") {
-		t.Fatalf("sent %d, draft %q", len(final.sent), final.c.Value())
+	if len(final.sent) != 0 || !strings.HasPrefix(final.c.Canonical(), "x\u009b2J @zzzq ") {
+		t.Fatalf("sent %d, draft %q", len(final.sent), final.c.Canonical())
 	}
 	if strings.Contains(string(all), "\u009b") || !strings.Contains(ansi.Strip(string(all)), `\x9B2J`) {
 		t.Fatal("a C1 control reached the terminal, or was not shown escaped")

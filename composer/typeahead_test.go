@@ -46,7 +46,7 @@ func typeAcrossPick(t *testing.T, e *env, tail string) {
 				deliver(msg)
 			}
 			deliver(k)
-			if i == len("compare @emoji") && m.pickEnd >= 0 {
+			if i == len("compare @emoji") && m.draft.Waiting() {
 				waited++ // Tab came before its answer
 			}
 		}

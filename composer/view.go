@@ -122,23 +122,21 @@ func (m Model) renderLine(l line, cur, tw int) string {
 	w := 0
 	for i := l.start; i < l.end; i++ {
 		a := m.atoms[i]
-		var text string
+		text := shown(a, m.text(i))
 		style := st.Text
-		if a.tok != nil {
-			text, style = a.tok.chip(), st.Token
-		} else {
-			text = a.shown()
+		if a.isToken() {
+			style = st.Token
 		}
-		if a.w > tw {
+		if int(a.w) > tw {
 			text = fit(text, tw) // alone on its line (see wrap)
 		}
-		w += min(a.w, tw)
+		w += min(int(a.w), tw)
 		switch {
 		case i == cur:
 			flush()
 			first, rest := splitFirstCell(text)
 			b.WriteString(theme.Render(st.Cursor, first) + theme.Render(style, rest))
-		case a.tok != nil:
+		case a.isToken():
 			flush()
 			b.WriteString(theme.Render(style, text))
 		default:
@@ -154,6 +152,16 @@ func (m Model) renderLine(l line, cur, tw int) string {
 		b.WriteString(strings.Repeat(" ", tw-w))
 	}
 	return b.String()
+}
+
+// shown is how atom a, whose text is text, appears on screen: a token
+// as its chip, a plain ASCII character as itself, any other cluster
+// through display.
+func shown(a atom, text string) string {
+	if a.flags&(atomToken|atomASCII) != 0 {
+		return text
+	}
+	return display(text)
 }
 
 // splitFirstCell splits s after its first grapheme cluster.
@@ -237,17 +245,21 @@ func (m Model) wrapped(s string, style lipgloss.Style) []string {
 	const indent = "  "
 	w := max(m.width-len(indent), 1)
 	atoms := textAtoms(s)
+	offs := make([]int, len(atoms)+1)
+	for k, a := range atoms {
+		offs[k+1] = offs[k] + int(a.n)
+	}
 	var out []string
 	for i, l := range wrap(atoms, w) {
 		var b strings.Builder
 		if i > 0 {
 			b.WriteString(indent)
 		}
-		for _, a := range atoms[l.start:l.end] {
-			if i > 0 && l.start > 0 && b.Len() == len(indent) && a.isSpace() {
+		for k := l.start; k < l.end; k++ {
+			if i > 0 && l.start > 0 && b.Len() == len(indent) && atoms[k].isSpace() {
 				continue // no space at the start of a continuation line
 			}
-			b.WriteString(a.shown())
+			b.WriteString(shown(atoms[k], s[offs[k]:offs[k+1]]))
 		}
 		out = append(out, style.Render(fit(b.String(), m.width)))
 	}

@@ -173,10 +173,10 @@ func TestBudgetErrorKeepsDraft(t *testing.T) {
 	m = typeIn(m, "use @pars")
 	m = drive(m, tea.KeyPressMsg{Code: tea.KeyTab})
 	m = typeIn(m, "now")
-	before := m.comp.Value()
+	before := m.comp.Canonical()
 	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter})
-	if m.comp.Value() != before || len(m.comp.Tokens()) != 1 {
-		t.Fatalf("draft changed: %q", m.comp.Value())
+	if m.comp.Canonical() != before || len(m.comp.Tokens()) != 1 {
+		t.Fatalf("draft changed: %q", m.comp.Canonical())
 	}
 	if sc := text(m); !strings.Contains(sc, "✗ @Fix the session parser is too large to fit the 40 B snapshot budget") {
 		t.Fatalf("no budget error:\n%s", sc)
@@ -255,8 +255,8 @@ func TestEndToEndCancelSlowPrepare(t *testing.T) {
 	waitFor(t, tm, "press ctrl+c again")
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
-	if !strings.HasPrefix(final.comp.Value(), "see @[Fix the session parser](dsh-session:") || final.sentCount != 0 {
-		t.Fatalf("draft %q", final.comp.Value())
+	if !strings.HasPrefix(final.comp.Canonical(), "see @[Fix the session parser](dsh-session:") || final.sentCount != 0 {
+		t.Fatalf("draft %q", final.comp.Canonical())
 	}
 }
 
@@ -288,7 +288,7 @@ func TestEndToEndClickAndBudget(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	toks := final.comp.Tokens()
-	if len(toks) != 1 || toks[0].Reference.SessionID != want.SessionID || !strings.HasSuffix(final.comp.Value(), " now") || final.sentCount != 0 {
-		t.Fatalf("draft %q tokens %+v", final.comp.Value(), toks)
+	if len(toks) != 1 || toks[0].Reference.SessionID != want.SessionID || !strings.HasSuffix(final.comp.Canonical(), " now") || final.sentCount != 0 {
+		t.Fatalf("draft %q tokens %+v", final.comp.Canonical(), toks)
 	}
 }

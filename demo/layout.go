@@ -53,7 +53,7 @@ func (m *Model) layout() {
 	m.comp.SetOrigin(0, headerH+vpH+statusH)
 	// The popup stays over the transcript: never over the title bar, the
 	// draft or the hint line.
-	m.comp.SetPickerBounds(picker.Rect{X: 0, Y: headerH, W: m.w, H: vpH + statusH})
+	m.comp.Picker().SetBounds(picker.Rect{X: 0, Y: headerH, W: m.w, H: vpH + statusH})
 	// The inspector and keys screens: their title above (wrapped, never
 	// cut), a hint line below.
 	m.inspVP.SetWidth(m.w)

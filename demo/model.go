@@ -330,7 +330,7 @@ func (m *Model) restyle(dark bool) {
 	m.st = newStyles(palette(false, dark))
 	m.help.Styles = m.st.help
 	m.comp.SetStyles(m.comps.composer)
-	m.comp.SetPickerStyles(m.comps.picker)
+	m.comp.Picker().SetStyles(m.comps.picker)
 	for seq, c := range m.cards {
 		c.SetStyles(m.comps.card)
 		m.cards[seq] = c

@@ -113,8 +113,8 @@ func TestNoticeGoesOnFirstKeyF1KeepsIt(t *testing.T) {
 			}
 		}
 		typed := typeIn(m, "x")
-		if sc := text(typed); strings.Contains(sc, "expected <root>") || typed.comp.Value() != "x" {
-			t.Fatalf("%v: after a key: draft %q\n%s", sz, typed.comp.Value(), sc)
+		if sc := text(typed); strings.Contains(sc, "expected <root>") || typed.comp.Canonical() != "x" {
+			t.Fatalf("%v: after a key: draft %q\n%s", sz, typed.comp.Canonical(), sc)
 		}
 		clicked := drive(m, tea.MouseClickMsg{X: 1, Y: 2, Button: tea.MouseLeft})
 		if sc := text(clicked); strings.Contains(sc, "expected <root>") {

@@ -12,7 +12,7 @@ import (
 func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.keys
 	if key.Matches(msg, k.Quit) {
-		if m.asking() || m.comp.Value() == "" && !m.comp.Preparing() {
+		if m.asking() || m.comp.Canonical() == "" && !m.comp.Preparing() {
 			m.quitting, m.confirmQuit = true, false
 			return tea.Quit, true
 		}
@@ -135,7 +135,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) (tea.Cmd, bool) {
 // was pressed with a draft or a send in flight, and there still is one
 // (a send that completes empties the draft, and the question goes).
 func (m Model) asking() bool {
-	return m.confirmQuit && (m.comp.Preparing() || m.comp.Value() != "")
+	return m.confirmQuit && (m.comp.Preparing() || m.comp.Canonical() != "")
 }
 
 // quitQuestion is the question a first ctrl+c asks, in the words of the

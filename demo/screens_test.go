@@ -373,8 +373,8 @@ func TestCtrlCWithDraftAsks(t *testing.T) {
 		t.Fatalf("no question:\n%s", text(m))
 	}
 	m = typeIn(m, "!")
-	if m.comp.Value() != "half a thought!" || strings.Contains(text(m), "press ctrl+c again") {
-		t.Fatalf("another key: draft %q\n%s", m.comp.Value(), text(m))
+	if m.comp.Canonical() != "half a thought!" || strings.Contains(text(m), "press ctrl+c again") {
+		t.Fatalf("another key: draft %q\n%s", m.comp.Canonical(), text(m))
 	}
 	next, _ = m.Update(ctrlC)
 	if _, cmd := next.(Model).Update(ctrlC); !isQuit(cmd) {
@@ -591,8 +591,8 @@ func TestErrorsWrapNotCut(t *testing.T) {
 	if !strings.Contains(flat, "tofitthe40Bsnapshotbudget") || strings.Contains(text(m), "budge…") {
 		t.Fatalf("the budget error was cut:\n%s", text(m))
 	}
-	if !strings.HasSuffix(m.comp.Value(), " now") {
-		t.Fatalf("draft %q", m.comp.Value())
+	if !strings.HasSuffix(m.comp.Canonical(), " now") {
+		t.Fatalf("draft %q", m.comp.Canonical())
 	}
 }
 
@@ -648,8 +648,8 @@ func TestCtrlCWhileSending(t *testing.T) {
 		for _, msg := range run(send) { // the send completes
 			m = drive(m, msg)
 		}
-		if m.comp.Value() != "" || strings.Contains(text(m), "ctrl+c again") {
-			t.Fatalf("%v: the send completed, draft %q, and the question stays:\n%s", sz, m.comp.Value(), text(m))
+		if m.comp.Canonical() != "" || strings.Contains(text(m), "ctrl+c again") {
+			t.Fatalf("%v: the send completed, draft %q, and the question stays:\n%s", sz, m.comp.Canonical(), text(m))
 		}
 		if !strings.Contains(text(m), "half a thought") {
 			t.Fatalf("%v: the message is not in the transcript:\n%s", sz, text(m))

@@ -207,9 +207,11 @@ func (m *Model) replaceQuery(ins string, tok *Token, label string) {
 // replaced by its canonical mention. [sessionref.ParseText] reads it back
 // as exactly the tokens' references, in order. Plain text that would
 // reference a session no token stands for is written inert, with a word
-// joiner (U+2060): in the scheme of a URI not (yet) a token — one typed
-// with the cursor still at its end, a malformed one — after its "dsh-session",
-// and in an unclosed "@[" that a token would close, after its '@'.
+// joiner (U+2060): in the scheme of a valid URI not (yet) a token (one
+// typed with the cursor still at its end), after its "dsh-session", and
+// in an unclosed "@[" that a token would close, after its '@'. A
+// malformed URI stays as it is: it references nothing, and
+// sessionref.ParseText rejects it, so a send says so.
 func (m *Model) Canonical() string {
 	if len(m.toks) == 0 && !strings.Contains(m.text, sessionref.Scheme) {
 		return m.text
@@ -236,7 +238,7 @@ var inertScheme = strings.TrimSuffix(sessionref.Scheme, ":") + wordJoiner + ":"
 // ']' after it in the text would make the token's "](…)" close a
 // mention it opened.
 func writeInert(b *strings.Builder, s string, beforeToken bool) {
-	s = strings.ReplaceAll(s, sessionref.Scheme, inertScheme)
+	s = inertURIs(s)
 	if !beforeToken {
 		b.WriteString(s)
 		return
@@ -256,6 +258,29 @@ func writeInert(b *strings.Builder, s string, beforeToken bool) {
 		}
 		s = s[i+2:]
 	}
+}
+
+// inertURIs breaks the scheme of each valid mention or bare URI in
+// plain text s (one typed with the cursor still at its end). A
+// malformed one is left as it is: it references nothing, and a send
+// says so.
+func inertURIs(s string) string {
+	if !strings.Contains(s, sessionref.Scheme) {
+		return s
+	}
+	ms := sessionref.FindValidMentions(s)
+	if len(ms) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		b.WriteString(s[last:m.Start])
+		b.WriteString(strings.ReplaceAll(s[m.Start:m.End], sessionref.Scheme, inertScheme))
+		last = m.End
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // closes reports whether a label that starts with s ends in s: an

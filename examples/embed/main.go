@@ -66,7 +66,7 @@ func (m *chat) layout() {
 	paneW := max(m.width-sidebarWidth, 10)
 	m.input.SetWidth(paneW)
 	m.input.SetOrigin(sidebarWidth, m.height-m.input.Height())
-	m.input.SetPickerBounds(picker.Rect{X: sidebarWidth, Y: 0, W: paneW, H: m.height})
+	m.input.Picker().SetBounds(picker.Rect{X: sidebarWidth, Y: 0, W: paneW, H: m.height})
 }
 
 func (m chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -54,8 +54,8 @@ func TestRebindSendKey(t *testing.T) {
 	if len(m.sent) != 0 {
 		t.Fatalf("enter sent the draft although ctrl+s is the send key: %q", m.sent)
 	}
-	if !strings.Contains(m.input.Value(), "\n") {
-		t.Fatalf("enter did not break the line: %q", m.input.Value())
+	if !strings.Contains(m.input.Canonical(), "\n") {
+		t.Fatalf("enter did not break the line: %q", m.input.Canonical())
 	}
 	m = send(m, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	if len(m.sent) != 2 || !strings.Contains(m.sent[0], "Referenced 1 session") || !strings.HasPrefix(m.sent[1], "You: see @Design notes") {
