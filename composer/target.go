@@ -3,7 +3,6 @@ package composer
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -26,9 +25,7 @@ func (m *Model) SetTarget(t sessionref.Target) tea.Cmd {
 	if m.preparing && m.cancel != nil {
 		m.cancel()
 	}
-	var cmd tea.Cmd
-	m.picker, cmd = m.picker.SetTarget(t)
-	return cmd
+	return m.picker.SetTarget(t)
 }
 
 // Target returns the session set with [Model.SetTarget], if any.
@@ -39,10 +36,3 @@ func (m Model) Target() (sessionref.Target, bool) { return m.target, m.hasTarget
 func retargeted() error {
 	return &sessionref.Error{Code: sessionref.CodeCancelled, Msg: "the session was switched while sending"}
 }
-
-// SetPickerSection adds a host's section to the embedded picker, or
-// replaces the one of the same ID (see [picker.Model.SetSection]): a
-// host that switched sessions gives its files' section the new folder's
-// source, say. It shows from the next query on; [Model.RefreshPicker]
-// asks an open picker again at once.
-func (m *Model) SetPickerSection(s picker.Section) { m.picker.SetSection(s) }
