@@ -248,7 +248,8 @@ func TestPickerReachableAfterNew(t *testing.T) {
 // screen.
 func TestPlacesThePopupWithoutAWindowSize(t *testing.T) {
 	e := newEnv(t)
-	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20))
+	p := picker.New(picker.ResolverSource(e.resolver, 20))
+	p.SetTarget(e.target)
 	m := New(p, nil, WithWidth(50))
 	m.SetOrigin(30, 40)
 	m = typeText(m, "@")

@@ -50,8 +50,9 @@ func newEnv(t testing.TB) *env {
 }
 
 func (e *env) composer(opts ...Option) Model {
-	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20),
+	p := picker.New(picker.ResolverSource(e.resolver, 20),
 		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick))
+	p.SetTarget(e.target)
 	m := New(p, ResolverPreparer(e.resolver, e.target), opts...)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.SetWidth(80)
@@ -73,7 +74,7 @@ func step(m Model, msg tea.Msg) (Model, []tea.Msg) {
 	var out []tea.Msg
 	for _, next := range run(cmd) {
 		switch next.(type) {
-		case picker.FetchedMsg, picker.PickedMsg, picker.DismissedMsg, prepareDoneMsg:
+		case picker.AnswerMsg, picker.PickedMsg, picker.DismissedMsg, prepareDoneMsg:
 			var more []tea.Msg
 			m, more = step(m, next)
 			out = append(out, more...)
@@ -307,9 +308,9 @@ func TestDisabledRowsInPicker(t *testing.T) {
 	m = typeText(m, "@")
 	p := m.Picker()
 	var reasons []string
-	for _, c := range p.Items() {
+	for _, c := range p.Answer(picker.SessionsID).Candidates {
 		if c.SessionID == "s-parser" {
-			if _, ok := p.Highlighted(); ok && p.Items()[p.Cursor()].SessionID == "s-parser" {
+			if _, ok := p.Highlighted(); ok && p.Answer(picker.SessionsID).Candidates[p.Cursor()].SessionID == "s-parser" {
 				t.Fatal("an already mentioned session is highlighted")
 			}
 		}
@@ -453,7 +454,7 @@ func TestMouseClickMovesCursorAndPicks(t *testing.T) {
 	m = typeText(m, "@")
 	r := m.Picker().Rect()
 	m, _ = step(m, tea.MouseClickMsg{X: r.X + 4, Y: r.Y + 2, Button: tea.MouseLeft})
-	if len(m.Tokens()) != 1 || m.Tokens()[0].Reference.SessionID != m.Picker().Items()[1].SessionID {
+	if len(m.Tokens()) != 1 || m.Tokens()[0].Reference.SessionID != m.Picker().Answer(picker.SessionsID).Candidates[1].SessionID {
 		t.Fatalf("click did not pick the second row: %+v", m.Tokens())
 	}
 }
@@ -556,7 +557,8 @@ func TestResizeReachesThePickersPreview(t *testing.T) {
 		read = append(read, c.SessionID)
 		return picker.Preview{}, nil
 	})
-	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20), picker.WithTick(neverTick), picker.WithPreview(pv))
+	p := picker.New(picker.ResolverSource(e.resolver, 20), picker.WithTick(neverTick), picker.WithPreview(pv))
+	p.SetTarget(e.target)
 	m := New(p, ResolverPreparer(e.resolver, e.target))
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 40, Height: 24})
 	m.SetWidth(40)

@@ -25,7 +25,7 @@ func Example() {
 	target := sessionref.Target{ID: "current"}
 
 	c := composer.New(
-		picker.New(picker.ResolverSource(resolver, target, 20)),
+		picker.New(picker.ResolverSource(resolver, 20)),
 		composer.ResolverPreparer(resolver, target),
 	)
 	c.SetValue("what did we pick in @[Design notes](dsh-session:Im5vdGVzIg)?")
@@ -51,7 +51,7 @@ func ExampleModel_SetKeyMap() {
 	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
 	target := sessionref.Target{ID: "current"}
 	c := composer.New(
-		picker.New(picker.ResolverSource(resolver, target, 20)),
+		picker.New(picker.ResolverSource(resolver, 20)),
 		composer.ResolverPreparer(resolver, target),
 		composer.WithStyles(composer.PlainStyles()),
 		composer.WithWidth(60),
@@ -79,7 +79,7 @@ func ExampleSubmittedMsg_SingleMessage() {
 	store.AppendUser("notes", "We chose SQLite for the index.")
 	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
 	target := sessionref.Target{ID: "current"}
-	c := composer.New(picker.New(picker.ResolverSource(resolver, target, 20)), composer.ResolverPreparer(resolver, target))
+	c := composer.New(picker.New(picker.ResolverSource(resolver, 20)), composer.ResolverPreparer(resolver, target))
 	c.SetValue("what did we pick in @[Design notes](dsh-session:Im5vdGVzIg)?")
 
 	c, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEnter})

@@ -18,7 +18,7 @@ func stepAll(m Model, msg tea.Msg) Model {
 	m, cmd = m.Update(msg)
 	for _, next := range run(cmd) {
 		switch next.(type) {
-		case picker.FetchedMsg, picker.HitsMsg, picker.PickedMsg, picker.DismissedMsg:
+		case picker.AnswerMsg, picker.PickedMsg, picker.DismissedMsg:
 			m = stepAll(m, next)
 		}
 	}
@@ -39,8 +39,9 @@ func TestPickFromHitsInsertsToken(t *testing.T) {
 		}
 		return []picker.Hit{{Candidate: found, Snippet: "the flux capacitor hums", Match: [][2]int{{9, 9 + len(q)}}}}, nil
 	}
-	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20), picker.WithHitSource(hits),
+	p := picker.New(picker.ResolverSource(e.resolver, 20), picker.WithHitSource(hits),
 		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick))
+	p.SetTarget(e.target)
 	m := New(p, ResolverPreparer(e.resolver, e.target))
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.SetWidth(80)
@@ -49,8 +50,8 @@ func TestPickFromHitsInsertsToken(t *testing.T) {
 	for _, r := range "see @capacitor" {
 		m = stepAll(m, tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
-	if got := m.Picker().Hits(); len(m.Picker().Items()) != 0 || len(got) != 1 || got[0].SessionID != "s-cafe" {
-		t.Fatalf("items %d, hits %+v (asked %q)", len(m.Picker().Items()), got, asked)
+	if got := m.Picker().Answer(picker.MessagesID).Hits; len(m.Picker().Answer(picker.SessionsID).Candidates) != 0 || len(got) != 1 || got[0].SessionID != "s-cafe" {
+		t.Fatalf("items %d, hits %+v (asked %q)", len(m.Picker().Answer(picker.SessionsID).Candidates), got, asked)
 	}
 	if v := m.Picker().View(); !strings.Contains(v, "in messages") || !strings.Contains(v, "flux") {
 		t.Fatalf("no hits section:\n%s", v)
@@ -72,8 +73,9 @@ func TestSpaceAfterHitsOnlyQueryKeepsPicker(t *testing.T) {
 		}
 		return []picker.Hit{{Candidate: found, Snippet: "the retry bug again", Match: [][2]int{{4, 9}}}}, nil
 	}
-	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20), picker.WithHitSource(hits),
+	p := picker.New(picker.ResolverSource(e.resolver, 20), picker.WithHitSource(hits),
 		picker.WithClock(func() time.Time { return testNow }), picker.WithTick(neverTick))
+	p.SetTarget(e.target)
 	m := New(p, ResolverPreparer(e.resolver, e.target))
 	m.SetWidth(80)
 	m.SetOrigin(0, 20)

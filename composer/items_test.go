@@ -18,7 +18,7 @@ func itemStep(m Model, msg tea.Msg) (Model, []tea.Msg) {
 	var out []tea.Msg
 	for _, next := range run(cmd) {
 		switch next.(type) {
-		case picker.FetchedMsg, picker.ItemsMsg, picker.PickedMsg, picker.DismissedMsg, prepareDoneMsg:
+		case picker.AnswerMsg, picker.PickedMsg, picker.DismissedMsg, prepareDoneMsg:
 			var more []tea.Msg
 			m, more = itemStep(m, next)
 			out = append(out, more...)
@@ -50,9 +50,10 @@ func (e *env) composerWithFiles(files []picker.Item) Model {
 		}
 		return out, nil
 	}
-	p := picker.New(picker.ResolverSource(e.resolver, e.target, 20),
+	p := picker.New(picker.ResolverSource(e.resolver, 20),
 		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick),
 		picker.WithSection(picker.Section{ID: "files", Title: "files", Source: src}), picker.WithOrder("files"))
+	p.SetTarget(e.target)
 	m := New(p, ResolverPreparer(e.resolver, e.target))
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.SetOrigin(0, 20)
@@ -103,30 +104,5 @@ func TestPickItemWithoutTextOrWithMention(t *testing.T) {
 	m, _ = itemStep(m, tab)
 	if toks := m.Tokens(); len(toks) != 1 || toks[0].Reference.SessionID != "s-parser" || m.Canonical() != ref+" " {
 		t.Fatalf("value %q tokens %v", m.Canonical(), toks)
-	}
-}
-
-// A host replaces its section's source without rebuilding the composer;
-// RefreshPicker asks the open picker again.
-func TestSetPickerSection(t *testing.T) {
-	e := newEnv(t)
-	m := e.composerWithFiles([]picker.Item{{Label: "old.go", Insert: "old.go"}})
-	m = typeItems(m, "@o")
-	if got := m.Picker().SectionItems("files"); len(got) != 1 || got[0].Label != "old.go" {
-		t.Fatalf("before: %v", got)
-	}
-	m.Picker().SetSection(picker.Section{ID: "files", Title: "files", Source: func(context.Context, string) ([]picker.Item, error) {
-		return []picker.Item{{Label: "new.go", Insert: "new.go"}}, nil
-	}})
-	cmd := m.RefreshPicker()
-	for _, msg := range run(cmd) {
-		m, _ = itemStep(m, msg)
-	}
-	if got := m.Picker().SectionItems("files"); len(got) != 1 || got[0].Label != "new.go" {
-		t.Fatalf("after: %v", got)
-	}
-	m, _ = itemStep(m, tab)
-	if m.Canonical() != "new.go " {
-		t.Fatalf("value %q", m.Canonical())
 	}
 }

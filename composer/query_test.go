@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshkit/mentions/picker"
 )
 
 // TestQueryHoldsSpaces: a query grows over single spaces, as titles have
@@ -14,7 +16,7 @@ func TestQueryHoldsSpaces(t *testing.T) {
 	if !m.Picker().IsOpen() || m.Picker().Query() != "fix the ses" {
 		t.Fatalf("open=%v query %q", m.Picker().IsOpen(), m.Picker().Query())
 	}
-	if it := m.Picker().Items(); len(it) != 1 || it[0].SessionID != "s-parser" {
+	if it := m.Picker().Answer(picker.SessionsID).Candidates; len(it) != 1 || it[0].SessionID != "s-parser" {
 		t.Fatalf("items %+v", it)
 	}
 	m, _ = press(m, tab)

@@ -25,9 +25,7 @@ func (m *Model) SetTarget(t sessionref.Target) tea.Cmd {
 	if m.preparing && m.cancel != nil {
 		m.cancel()
 	}
-	var cmd tea.Cmd
-	m.picker, cmd = m.picker.SetTarget(t)
-	return cmd
+	return m.picker.SetTarget(t)
 }
 
 // Target returns the session set with [Model.SetTarget], if any.

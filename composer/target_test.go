@@ -45,20 +45,20 @@ func TestSetTargetRequeriesTheOpenPicker(t *testing.T) {
 		t.Fatalf("before: %v", ids)
 	}
 	cmd := m.SetTarget(sessionref.Target{ID: "s-cafe"})
-	if len(m.Picker().Items()) != 0 || cmd == nil {
+	if len(m.Picker().Answer(picker.SessionsID).Candidates) != 0 || cmd == nil {
 		t.Fatalf("the old session's rows stayed: %v", candidateIDs(m))
 	}
 	for _, msg := range run(cmd) {
 		m, _ = step(m, msg)
 	}
-	if ids := candidateIDs(m); len(ids) != 0 || !m.Picker().Fresh() {
+	if ids := candidateIDs(m); len(ids) != 0 || !m.Picker().SectionFresh(picker.SessionsID) {
 		t.Fatalf("after: %v", ids)
 	}
 }
 
 func candidateIDs(m Model) []string {
 	var ids []string
-	for _, c := range m.Picker().Items() {
+	for _, c := range m.Picker().Answer(picker.SessionsID).Candidates {
 		ids = append(ids, c.SessionID)
 	}
 	return ids

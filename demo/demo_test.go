@@ -13,6 +13,7 @@ import (
 
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/internal/cmdrun"
+	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -112,14 +113,14 @@ func TestPickByClickSendAndExpandByClick(t *testing.T) {
 	m, store := start(t, sessionref.Config{})
 	m = typeIn(m, "compare @")
 	p := m.comp.Picker()
-	if !p.IsOpen() || len(p.Items()) != 3 {
-		t.Fatalf("picker: open=%v items=%d", p.IsOpen(), len(p.Items()))
+	if !p.IsOpen() || len(p.Answer(picker.SessionsID).Candidates) != 3 {
+		t.Fatalf("picker: open=%v items=%d", p.IsOpen(), len(p.Answer(picker.SessionsID).Candidates))
 	}
 	if !strings.Contains(text(m), "this dir") {
 		t.Fatalf("no rank badge on screen:\n%s", text(m))
 	}
 	r := p.Rect()
-	second := p.Items()[1]
+	second := p.Answer(picker.SessionsID).Candidates[1]
 	m = drive(m, tea.MouseClickMsg{X: r.X + 5, Y: r.Y + 2, Button: tea.MouseLeft})
 	if toks := m.comp.Tokens(); len(toks) != 1 || toks[0].Reference.SessionID != second.SessionID {
 		t.Fatalf("click picked %+v, want %s", toks, second.SessionID)
@@ -270,7 +271,7 @@ func TestEndToEndClickAndBudget(t *testing.T) {
 	probe, _ := start(t, cfg)
 	probe = typeIn(probe, "use @")
 	p := probe.comp.Picker()
-	r, want := p.Rect(), p.Items()[1]
+	r, want := p.Rect(), p.Answer(picker.SessionsID).Candidates[1]
 
 	m, _ := newDemo(t, cfg)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))

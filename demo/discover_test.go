@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dshkit/mentions/fakestore"
+	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -58,8 +59,8 @@ func TestPickerBeforeIndexing(t *testing.T) {
 	}
 	m.comp.Focus()
 	m = typeIn(m, "@api")
-	if p := m.comp.Picker(); len(p.Items()) != 1 || len(p.Hits()) != 0 {
-		t.Fatalf("items %d hits %d", len(p.Items()), len(p.Hits()))
+	if p := m.comp.Picker(); len(p.Answer(picker.SessionsID).Candidates) != 1 || len(p.Answer(picker.MessagesID).Hits) != 0 {
+		t.Fatalf("items %d hits %d", len(p.Answer(picker.SessionsID).Candidates), len(p.Answer(picker.MessagesID).Hits))
 	}
 }
 
@@ -90,7 +91,7 @@ func TestIndexAfterBuild(t *testing.T) {
 	}
 	m.comp.Focus()
 	m = typeIn(m, "@wombat")
-	if hs := m.comp.Picker().Hits(); len(hs) != 1 || hs[0].SessionID != "s-built" {
+	if hs := m.comp.Picker().Answer(picker.MessagesID).Hits; len(hs) != 1 || hs[0].SessionID != "s-built" {
 		t.Fatalf("hits %+v", hs)
 	}
 }
@@ -240,8 +241,8 @@ func TestIndexUnavailableDegrades(t *testing.T) {
 		}
 		m.comp.Focus()
 		m = typeIn(m, "@api")
-		if p := m.comp.Picker(); len(p.Items()) != 1 {
-			t.Fatalf("%q: items %d", path, len(p.Items()))
+		if p := m.comp.Picker(); len(p.Answer(picker.SessionsID).Candidates) != 1 {
+			t.Fatalf("%q: items %d", path, len(p.Answer(picker.SessionsID).Candidates))
 		}
 		m.Close()
 	}

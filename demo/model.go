@@ -101,7 +101,7 @@ func New(o Options) (Model, error) {
 		return Model{}, err
 	}
 	comps := stylesFor(o.Plain, true)
-	pickOpts := []picker.Option{picker.WithClock(o.Now), picker.WithTick(o.tick), picker.WithStyles(comps.picker)}
+	pickOpts := []picker.Option{picker.WithClock(o.Now), picker.WithTick(o.tick)}
 	if o.Home != "" {
 		pickOpts = append(pickOpts, picker.WithHome(o.Home))
 	}
@@ -113,9 +113,11 @@ func New(o Options) (Model, error) {
 	}
 	pickOpts = append(pickOpts, hitOpts...)
 	if o.Preview {
-		pickOpts = append(pickOpts, picker.WithPreview(picker.ResolverPreviewer(r, o.Current)))
+		pickOpts = append(pickOpts, picker.WithPreview(picker.ResolverPreviewer(r)))
 	}
-	p := picker.New(picker.ResolverSource(r, o.Current, sessionref.DefaultCandidateLimit), pickOpts...)
+	p := picker.New(picker.ResolverSource(r, sessionref.DefaultCandidateLimit), pickOpts...)
+	p.SetStyles(comps.picker)
+	p.SetTarget(o.Current)
 	comp := composer.New(p, composer.ResolverPreparer(r, o.Current),
 		composer.WithBudget(r.Config().MaxReferenceBytes), composer.WithMaxReferences(r.Config().MaxReferences),
 		composer.WithStyles(comps.composer))

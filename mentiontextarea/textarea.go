@@ -372,7 +372,5 @@ func setCursor(ta *textarea.Model, text string, at int) {
 // host switched sessions): its next fetches rank for it, and an answer
 // for the old session is never shown. See picker.Model.SetTarget.
 func (a *Model) SetTarget(t sessionref.Target) tea.Cmd {
-	var cmd tea.Cmd
-	a.picker, cmd = a.picker.SetTarget(t)
-	return cmd
+	return a.picker.SetTarget(t)
 }

@@ -55,7 +55,7 @@ func typeKeys(a *Model, ta *textarea.Model, s string) {
 
 func answer(a *Model, ta *textarea.Model) {
 	p := a.Picker()
-	a.Update(ta, picker.NewFetchedMsg(*p, p.Query(), cands, nil))
+	a.Update(ta, picker.NewAnswerMsg(*p, picker.SessionsID, p.Query(), picker.Answer{Candidates: cands}))
 }
 
 func TestTextareaPickBackspaceAndEditInside(t *testing.T) {
@@ -191,7 +191,7 @@ func TestTextareaPickWaitsForItsAnswer(t *testing.T) {
 		t.Fatalf("typing on changed the query to %q", a.Picker().Query())
 	}
 	p := a.Picker()
-	a.Update(&ta, picker.NewFetchedMsg(*p, "fix", cands, nil))
+	a.Update(&ta, picker.NewAnswerMsg(*p, picker.SessionsID, "fix", picker.Answer{Candidates: cands}))
 	if ta.Value() != "see @Fix the parser why" || len(a.Tokens()) != 1 {
 		t.Fatalf("after the answer: %q %v", ta.Value(), a.Tokens())
 	}
@@ -208,7 +208,7 @@ func TestTextareaSpaceAfterNoMatch(t *testing.T) {
 	a, ta := newPair(t, 40)
 	typeKeys(&a, &ta, "mail @nobody")
 	p := a.Picker()
-	a.Update(&ta, picker.NewFetchedMsg(*p, p.Query(), nil, nil))
+	a.Update(&ta, picker.NewAnswerMsg(*p, picker.SessionsID, p.Query(), picker.Answer{}))
 	typeKeys(&a, &ta, " ")
 	if a.Picker().IsOpen() {
 		t.Fatal("a space after a query that matched nothing left the picker open")

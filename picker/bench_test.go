@@ -19,7 +19,7 @@ func BenchmarkKeystrokeToRows(b *testing.B) {
 	store.Seed(fakestore.SeedOptions{Count: 100000, Seed: 1})
 	r, _ := sessionref.NewResolver(store, sessionref.Config{})
 	cwd := fakestore.Cwds("")[0]
-	m := newTestPicker(ResolverSource(r, sessionref.Target{ID: "self", Cwd: &cwd}, 50))
+	m := newTestPicker(ResolverSource(r, 50), withTarget(sessionref.Target{ID: "self", Cwd: &cwd}))
 	m, _ = m.Open("")
 	queries := []string{"p", "pa", "par", "pars", "parse", "parser"}
 	b.ResetTimer()
@@ -62,8 +62,8 @@ func BenchmarkView50k(b *testing.B) {
 	m := newTestPicker(&fakeSource{items: items})
 	m, cmd := m.Open("")
 	m, _ = settle(m, cmd)
-	if len(m.Items()) != 50000 {
-		b.Fatal(len(m.Items()))
+	if len(m.Answer(SessionsID).Candidates) != 50000 {
+		b.Fatal(len(m.Answer(SessionsID).Candidates))
 	}
 	m.cursor, m.offset = 25000, 24996
 	b.ResetTimer()

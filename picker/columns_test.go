@@ -75,10 +75,14 @@ func TestColumnsThatSayNothingGo(t *testing.T) {
 		if c.name == "mixed" {
 			q = ""
 		}
-		m := newTestPicker(&fakeSource{items: c.items})
+		var opts []Option
+		if c.hits != nil {
+			hits := c.hits
+			opts = append(opts, WithHitSource(func(context.Context, string) ([]Hit, error) { return hits, nil }))
+		}
+		m := newTestPicker(&fakeSource{items: c.items}, opts...)
 		m, cmd := m.Open(q)
 		m, _ = settle(m, cmd)
-		m.hits = c.hits
 		if cwd, badge := m.informative(); cwd != c.cwd || badge != c.badge {
 			t.Errorf("%s: folder %v badge %v, want %v %v", c.name, cwd, badge, c.cwd, c.badge)
 		}

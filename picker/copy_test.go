@@ -70,15 +70,15 @@ func TestCopyCloseLeavesTheLiveFetch(t *testing.T) {
 		live, next = live.Update(msg)
 		again = append(again, next)
 	}
-	if live.Err() != nil || live.HitsErr() != nil || !live.IsOpen() {
-		t.Fatalf("the live picker took the copy's cancellation: %v, %v", live.Err(), live.HitsErr())
+	if live.Err() != nil || live.Answer(MessagesID).Err != nil || !live.IsOpen() {
+		t.Fatalf("the live picker took the copy's cancellation: %v, %v", live.Err(), live.Answer(MessagesID).Err)
 	}
 	close(g.open)
 	for _, c := range again {
 		live, _ = settle(live, c)
 	}
-	if len(live.Items()) != 2 || len(live.Hits()) != 1 || len(live.SectionItems("files")) != 1 || live.Err() != nil || live.HitsErr() != nil {
-		t.Fatalf("live picker: %d items, %d hits, %d files, %v, %v", len(live.Items()), len(live.Hits()), len(live.SectionItems("files")), live.Err(), live.HitsErr())
+	if len(live.Answer(SessionsID).Candidates) != 2 || len(live.Answer(MessagesID).Hits) != 1 || len(live.Answer("files").Items) != 1 || live.Err() != nil || live.Answer(MessagesID).Err != nil {
+		t.Fatalf("live picker: %d items, %d hits, %d files, %v, %v", len(live.Answer(SessionsID).Candidates), len(live.Answer(MessagesID).Hits), len(live.Answer("files").Items), live.Err(), live.Answer(MessagesID).Err)
 	}
 	if v := ansi.Strip(live.View()); strings.Contains(v, "cancel") || !strings.Contains(v, "said pars") {
 		t.Fatalf("live view:\n%s", v)

@@ -52,7 +52,7 @@ func TestFolderMatchShows(t *testing.T) {
 	open := func(t *testing.T, w int, q string) (Model, *coreLike, string) {
 		t.Helper()
 		src := &coreLike{}
-		m := newTestPicker(src, WithWidth(w))
+		m := newTestPicker(src, withWidth(w))
 		m, cmd := m.Open(q)
 		m, _ = settle(m, cmd)
 		return m, src, ansi.Strip(m.View())
@@ -61,8 +61,8 @@ func TestFolderMatchShows(t *testing.T) {
 	if len(src.asked) != 2 || src.asked[0] != "/home/dev/src/pay" || src.asked[1] != "~/src/pay" {
 		t.Fatalf("asked %q", src.asked)
 	}
-	if len(m.Items()) != 2 || m.Items()[0].Label != "Notes on ~/src/pay layout" || m.Items()[1].Label != "Ledger rounding" { // no dir before other dirs
-		t.Fatalf("~/src/pay: %v\n%s", m.Items(), v)
+	if len(m.Answer(SessionsID).Candidates) != 2 || m.Answer(SessionsID).Candidates[0].Label != "Notes on ~/src/pay layout" || m.Answer(SessionsID).Candidates[1].Label != "Ledger rounding" { // no dir before other dirs
+		t.Fatalf("~/src/pay: %v\n%s", m.Answer(SessionsID).Candidates, v)
 	}
 	if !strings.Contains(v, "~/src/pay…") {
 		t.Fatalf("the folder is not shown as typed:\n%s", v)
@@ -102,11 +102,11 @@ func TestCutListSaysTypeToFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newTestPicker(ResolverSource(s, sessionref.Target{ID: "current"}, 50))
+	m := newTestPicker(ResolverSource(s, 50), withTarget(sessionref.Target{ID: "current"}))
 	m, cmd := m.Open("")
 	m, _ = settle(m, cmd)
-	if v := ansi.Strip(m.View()); len(m.Items()) != 50 || !strings.Contains(v, "1/50 · first 50 · type to filter") {
-		t.Fatalf("%d items:\n%s", len(m.Items()), v)
+	if v := ansi.Strip(m.View()); len(m.Answer(SessionsID).Candidates) != 50 || !strings.Contains(v, "1/50 · first 50 · type to filter") {
+		t.Fatalf("%d items:\n%s", len(m.Answer(SessionsID).Candidates), v)
 	}
 	m, cmd = m.SetQuery("session 29")
 	m, _ = settle(m, cmd)
@@ -142,10 +142,10 @@ func TestPopupHeightHolds(t *testing.T) {
 	m.SetAnchor(2, 38)
 	answers := func(cmd tea.Cmd) (cands, hits []tea.Msg) {
 		for _, msg := range run(cmd) {
-			switch msg.(type) {
-			case HitsMsg:
+			switch a, _ := msg.(AnswerMsg); a.Section {
+			case MessagesID:
 				hits = append(hits, msg)
-			case FetchedMsg:
+			case SessionsID:
 				cands = append(cands, msg)
 			}
 		}
@@ -156,8 +156,8 @@ func TestPopupHeightHolds(t *testing.T) {
 	m, _ = m.Update(cands[0]) // the candidates first; the hits still searched
 	before := m.Rect().H
 	m, _ = m.Update(hits[0]) // the hits arrive
-	if len(m.Hits()) < 2 {
-		t.Fatalf("setup: %d hits", len(m.Hits()))
+	if len(m.Answer(MessagesID).Hits) < 2 {
+		t.Fatalf("setup: %d hits", len(m.Answer(MessagesID).Hits))
 	}
 	if h := m.Rect().H; h != before {
 		t.Fatalf("the popup went from %d to %d lines when the hits arrived", before, h)

@@ -10,12 +10,18 @@
 //
 // # Embedding
 //
-// Build it with [New] and options; set styles and keys after that with
-// [Model.SetStyles] and [Model.SetKeyMap] (one way each, as in bubbles).
-// Tell it the screen ([Model.SetScreenSize]) or the pane it must stay in
+// Build it with [New] and options, which are only for what it keeps for
+// its life (its sections and their order, its previewer, clock, tick and
+// home). Everything a host may change while it runs has a setter and a
+// getter and no option: styles and keys ([Model.SetStyles],
+// [Model.SetKeyMap]), the session written in ([Model.SetTarget], the one
+// place the picker is told it), width and rows ([Model.SetWidth],
+// [Model.SetMaxRows]), the disable rule ([Model.SetDisable]), the screen
+// ([Model.SetScreenSize]) or the pane it must stay in
 // ([Model.SetBounds]), and the span of editor lines it must not cover
 // ([Model.SetAnchorSpan]). Draw it with [Model.View] at [Model.Rect], or
-// compose [Model.Layer] over the host's screen with lipgloss.
+// compose [Model.Layer] (at Z [LayerZ]) over the host's screen with
+// lipgloss.
 //
 // Route keys for which [Model.WantsKey] is true and mouse messages for
 // which [Model.WantsMouse] is true to [Model.Update] first. While the
@@ -36,8 +42,8 @@
 //
 // While the picker is open, route every message you do not handle
 // yourself to [Model.Update]: besides keys and mouse messages, the
-// picker's work arrives as messages — the answers ([FetchedMsg],
-// [HitsMsg], a host section's [ItemsMsg]) and two unexported ones: the
+// picker's work arrives as messages — every section's answers (one type,
+// [AnswerMsg]) and two unexported ones: the
 // timer that shows "searching…" when a fetch is slow and the preview's
 // read. A host that routes by message type instead sends the picker
 // every type it does not know. The simplest host passes its default branch to it (see
@@ -48,42 +54,46 @@
 // well. The composer and the mention package's textarea adapter route to
 // their picker themselves: route every message to them instead.
 //
-// # Found in messages
+// # Sections
 //
-// With [WithHitSource] the popup has a second section, headed "in
-// messages", under the candidates: sessions a full-text search (the
-// module's discover package, for one) found by what was said in them,
-// each a row and a line of its matching text with the matched terms
-// underlined. The search runs in its own tea.Cmd, tagged and cancelled
-// like the candidates' fetch: a newer query cancels it and a stale
-// answer ([HitsMsg]) is never applied. An empty or blank query searches
-// nothing. A session the candidates already list is left out of the hits,
-// so each session shows once. One cursor moves through both sections;
-// entries are numbered candidates first, then hits (see [Model.RowAt]),
-// unless [WithOrder] says otherwise,
-// and a hit is picked into the same mention as a candidate. The section
-// adds up to five lines (its heading and two hits) to the popup's height;
-// more scroll. A pick asked for before the answers came, when no title
-// matches, waits for the hits and picks the first.
+// The popup is made of sections, each a list of rows under a heading of
+// its own (the first has none): the sessions ([SessionsID]) from the
+// picker's [Source]; with [WithHitSource] the sessions found by what was
+// said in them ("in messages", [MessagesID]), each a row and a line of its
+// matching text with the matched terms underlined, leaving out the
+// sessions the sessions section lists, so each session shows once; and
+// whatever else '@' means in the host — files, commands, agents — as
+// [WithSection] adds them, each with its own [ItemSource] and [Item]
+// rows. Every section is one kind of thing: it is asked each query in a
+// tea.Cmd of its own, with its own context, cancelled when the query
+// changes; its answer is an [AnswerMsg], dropped when stale; while slow
+// its heading says "searching…"; [Model.Answer] and [Model.SectionFresh]
+// read its rows and whether they answer the current query, and
+// [Model.Err] the errors of all of them. An empty or blank query is asked
+// of the sessions (unless [WithSessionsOnEmpty] is false) and of the
+// host's sections whose OnEmpty is set, never of "in messages".
 //
-// # The host's own sections
+// [WithOrder] sets the order of the sections by ID; by default the
+// sessions come first, then the host's sections in the order added, then
+// "in messages": what matches by name before what matches by what was
+// said. One cursor, keys and mouse, moves through all of them, and the
+// entries are numbered in that order (see [Model.RowAt]). A hit is
+// picked into the same mention as a session; a host's item is handed
+// back in [PickedMsg].Item, with its section's ID, and no mention.
 //
-// Whatever else '@' means in the host — files, commands, agents — can
-// share the popup: [WithSection] adds a [Section] with its own
-// [ItemSource], fetched like the candidates (once per query, in a
-// tea.Cmd, cancelled when the query changes, its answer an [ItemsMsg]
-// dropped when stale, "searching…" in its heading when slow). Its
-// [Item] rows are drawn through the same sanitiser and width function as
-// sessions. [WithOrder] sets the order of all sections by ID
-// ([SessionsID], [MessagesID] and the host's; by default the host's come
-// last), and an empty '@' shows the sessions (unless
-// [WithSessionsOnEmpty] is false) and the sections whose OnEmpty is set.
-// Every section after the first has a heading; a host's always has one.
-// One cursor, keys and mouse, moves through all of them, and the entries
-// are numbered in the order drawn. A pick of a host's item hands it back
-// in [PickedMsg].Item, with its section's ID, and no mention; a pick
-// asked for before the answers came picks the first match in the order
-// of the sections, waiting for a section drawn before it.
+// The highlight follows one rule, whatever order the answers arrive in:
+// when the query changes, the highlight is on the first row in section
+// order that Tab would pick by itself — enabled, and not an [Item] marked
+// Manual — and every answer puts it there again until the user moves it
+// (a key, the mouse); from then on no answer moves it off the row the
+// user chose (the same session, in whichever section now shows it, or
+// the same item). Tab or Enter pressed before the answers came picks
+// that first row once the sections before it have answered. A Manual
+// item (an always-present "Browse files…") is picked only when the user
+// highlighted it, so it never wins a query that matches nothing else.
+//
+// The "in messages" section adds up to five lines (its heading and two
+// hits) to the popup's height; more scroll.
 //
 // # Looking before picking
 //
@@ -103,6 +113,11 @@
 // then page it). Hovering a row previews it, and the wheel over the
 // preview scrolls it.
 //
+// A preview belongs to a section: a host's section gives one for its
+// items with [Section].Preview (text, read the same way), or none. While
+// a row without a preview is highlighted no pane is drawn for it and the
+// rows take the popup's whole width.
+//
 // The read runs in a tea.Cmd, one at a time: when the highlight moves
 // while a read runs, that read is cancelled and, once its answer is in,
 // only the session highlighted last is read. Previews are cached by
@@ -113,11 +128,13 @@
 //
 // # Following the current session
 //
-// A host that switches sessions calls [Model.SetTarget] instead of
-// building a new picker: every fetch from then on carries the target in
-// its context ([TargetFromContext]), which [ResolverSource] ranks for;
-// the cache is keyed by target, an open popup is cleared and asked again,
-// and an answer for the old target is dropped when it arrives.
+// [Model.SetTarget] is the one place the picker is told the session the
+// message is written in, at first and whenever the host switches
+// sessions (no new picker is needed): every fetch and preview read
+// carries the target in its context ([TargetFromContext]), which
+// [ResolverSource] ranks for and [ResolverPreviewer] prepares for; the
+// cache is keyed by target, an open popup is cleared and asked again, and
+// an answer for the old target is dropped when it arrives.
 //
 // While the entries do not all fit, the frame's bottom border says where
 // the cursor is, how many entries there are and how many of them the "in

@@ -27,7 +27,7 @@ func ExampleWithAge() {
 	p.SetScreenSize(50, 10)
 	p.SetAnchor(0, 9)
 	p, _ = p.Open("")
-	p, _ = p.Update(picker.NewFetchedMsg(p, "", cands, nil))
+	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "", picker.Answer{Candidates: cands}))
 	for _, row := range strings.Split(ansi.Strip(p.View()), "\n")[1:3] {
 		fmt.Println(strings.Join(strings.Fields(strings.Trim(row, "│")), " "))
 	}

@@ -38,8 +38,9 @@ func lastLines(view string, n int) {
 // place of the rows.
 func ExampleWithPreview() {
 	r, current := previewed()
-	p := picker.New(picker.ResolverSource(r, current, 20),
-		picker.WithPreview(picker.ResolverPreviewer(r, current)), picker.WithStyles(picker.PlainStyles()))
+	p := picker.New(picker.ResolverSource(r, 20), picker.WithPreview(picker.ResolverPreviewer(r)))
+	p.SetTarget(current)
+	p.SetStyles(picker.PlainStyles())
 	p.SetScreenSize(60, 20)
 	p.SetAnchor(0, 18)
 	p, cmd := p.Open("parser")
@@ -67,7 +68,8 @@ func ExampleWithPreview() {
 // as a send would: the same record, the same snapshot.
 func ExampleResolverPreviewer() {
 	r, current := previewed()
-	pv, err := picker.ResolverPreviewer(r, current).Preview(context.Background(),
+	ctx := picker.ContextWithTarget(context.Background(), current) // as the picker's reads carry it
+	pv, err := picker.ResolverPreviewer(r).Preview(ctx,
 		sessionref.Candidate{SessionID: "alpha", Label: "Fix the parser"})
 	fmt.Println(err, pv.Record.RetainedMessages, pv.Record.OriginalMessages, pv.Snapshot.Label, len(pv.Snapshot.Conversation))
 	// Output:
@@ -82,12 +84,13 @@ func ExamplePreviewerFunc() {
 	})
 	cands := []sessionref.Candidate{{SessionID: "alpha", Label: "Fix the parser"}}
 	p := picker.New(picker.SourceFunc(func(context.Context, string) ([]sessionref.Candidate, error) { return cands, nil }),
-		picker.WithPreview(failing), picker.WithStyles(picker.PlainStyles()))
+		picker.WithPreview(failing))
+	p.SetStyles(picker.PlainStyles())
 	p.SetScreenSize(120, 20)
 	p.SetAnchor(0, 18)
 	p, cmd := p.Open("")
 	p = feed(p, cmd)
-	_, err, ok := p.PreviewFor()
+	_, ok, err := p.PreviewFor()
 	fmt.Println(ok, err)
 	// Output:
 	// true the archive is offline
@@ -96,8 +99,9 @@ func ExamplePreviewerFunc() {
 // The cache's budget is in bytes of snapshot.
 func ExampleWithPreviewCache() {
 	r, current := previewed()
-	p := picker.New(picker.ResolverSource(r, current, 20),
-		picker.WithPreview(picker.ResolverPreviewer(r, current)), picker.WithPreviewCache(1<<20))
+	p := picker.New(picker.ResolverSource(r, 20),
+		picker.WithPreview(picker.ResolverPreviewer(r)), picker.WithPreviewCache(1<<20))
+	p.SetTarget(current)
 	fmt.Println(p.PreviewShown())
 	// Output:
 	// false
@@ -106,14 +110,15 @@ func ExampleWithPreviewCache() {
 // PreviewFor is the preview of the highlighted session once it is in.
 func ExampleModel_PreviewFor() {
 	r, current := previewed()
-	p := picker.New(picker.ResolverSource(r, current, 20), picker.WithPreview(picker.ResolverPreviewer(r, current)))
+	p := picker.New(picker.ResolverSource(r, 20), picker.WithPreview(picker.ResolverPreviewer(r)))
+	p.SetTarget(current)
 	p.SetScreenSize(120, 30)
 	p.SetAnchor(0, 28)
 	p, cmd := p.Open("fix")
-	_, _, ok := p.PreviewFor()
+	_, ok, _ := p.PreviewFor()
 	fmt.Println(ok)
 	p = feed(p, cmd)
-	pv, err, ok := p.PreviewFor()
+	pv, ok, err := p.PreviewFor()
 	fmt.Println(ok, err, pv.Snapshot.Conversation[1].Text)
 	// Output:
 	// false
@@ -124,7 +129,8 @@ func ExampleModel_PreviewFor() {
 // wide pane, in their place in a narrow one while toggled.
 func ExampleModel_PreviewShown() {
 	r, current := previewed()
-	p := picker.New(picker.ResolverSource(r, current, 20), picker.WithPreview(picker.ResolverPreviewer(r, current)))
+	p := picker.New(picker.ResolverSource(r, 20), picker.WithPreview(picker.ResolverPreviewer(r)))
+	p.SetTarget(current)
 	p.SetScreenSize(picker.PreviewMinWidth, 30)
 	p.SetAnchor(0, 28)
 	p, cmd := p.Open("")
@@ -164,7 +170,8 @@ func ExamplePreviewer() {
 // A Preview is the record and the snapshot a send would carry.
 func ExamplePreview() {
 	r, current := previewed()
-	pv, _ := picker.ResolverPreviewer(r, current).Preview(context.Background(), sessionref.Candidate{SessionID: "alpha", Label: "Fix the parser"})
+	ctx := picker.ContextWithTarget(context.Background(), current)
+	pv, _ := picker.ResolverPreviewer(r).Preview(ctx, sessionref.Candidate{SessionID: "alpha", Label: "Fix the parser"})
 	fmt.Println(pv.Record.Label, pv.Record.Truncated, pv.Bytes > 0)
 	for _, t := range pv.Snapshot.Conversation {
 		fmt.Println(t.Role+":", t.Text)

@@ -48,11 +48,12 @@ func ExampleWithSection() {
 		}
 		return out, ctx.Err()
 	}
-	p := picker.New(picker.ResolverSource(resolver, sessionref.Target{ID: "current"}, 20),
-		picker.WithStyles(picker.PlainStyles()), picker.WithSlowAfter(0),
+	p := picker.New(picker.ResolverSource(resolver, 20), picker.WithSlowAfter(0),
 		picker.WithClock(func() time.Time { return fakestore.DefaultNow.Add(time.Hour) }),
 		picker.WithSection(picker.Section{ID: "files", Title: "files", Source: files}),
 		picker.WithOrder("files", picker.SessionsID))
+	p.SetTarget(sessionref.Target{ID: "current"})
+	p.SetStyles(picker.PlainStyles())
 	p.SetScreenSize(50, 12)
 	p.SetAnchor(0, 11)
 
@@ -83,16 +84,19 @@ func ExampleModel_SetTarget() {
 		store.SetTitle(id, "Fix the "+id+" parser")
 	}
 	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
-	p := picker.New(picker.ResolverSource(resolver, sessionref.Target{ID: "alpha"}, 20), picker.WithSlowAfter(0))
+	p := picker.New(picker.ResolverSource(resolver, 20), picker.WithSlowAfter(0))
+	p.SetTarget(sessionref.Target{ID: "alpha"})
 
 	p, cmd := p.Open("parser")
 	p = feedAll(p, cmd)
-	fmt.Println(len(p.Items()), p.Items()[0].SessionID)
+	rows := p.Answer(picker.SessionsID).Candidates
+	fmt.Println(len(rows), rows[0].SessionID)
 
-	p, cmd = p.SetTarget(sessionref.Target{ID: "beta"})
-	fmt.Println(len(p.Items()), p.Fresh())
+	cmd = p.SetTarget(sessionref.Target{ID: "beta"})
+	fmt.Println(len(p.Answer(picker.SessionsID).Candidates), p.SectionFresh(picker.SessionsID))
 	p = feedAll(p, cmd)
-	fmt.Println(len(p.Items()), p.Items()[0].SessionID)
+	rows = p.Answer(picker.SessionsID).Candidates
+	fmt.Println(len(rows), rows[0].SessionID)
 	// Output:
 	// 1 beta
 	// 0 false

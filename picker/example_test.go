@@ -26,8 +26,9 @@ func Example() {
 		store.SetTitle(id, "Fix the "+id+" parser")
 	}
 	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
-	p := picker.New(picker.ResolverSource(resolver, sessionref.Target{ID: "current"}, 20),
+	p := picker.New(picker.ResolverSource(resolver, 20),
 		picker.WithClock(func() time.Time { return fakestore.DefaultNow.Add(time.Hour) }))
+	p.SetTarget(sessionref.Target{ID: "current"}) // the session being written in
 	p.SetScreenSize(60, 20)
 	p.SetAnchor(0, 18)
 
@@ -45,21 +46,22 @@ func Example() {
 	// @[Fix the beta parser](dsh-session:ImJldGEi) false
 }
 
-// A host or a test fakes a source's answer with NewFetchedMsg; with
+// A host or a test fakes a section's answer with NewAnswerMsg; with
 // nothing to pick, Enter is consumed and the popup and Status say why.
-func ExampleNewFetchedMsg() {
-	p := picker.New(picker.SourceFunc(nil), picker.WithStyles(picker.PlainStyles()))
+func ExampleNewAnswerMsg() {
+	p := picker.New(picker.SourceFunc(nil))
+	p.SetStyles(picker.PlainStyles())
 	p.SetScreenSize(40, 10)
 	p.SetAnchor(0, 9)
 	p, _ = p.Open("zzzq")
-	p, _ = p.Update(picker.NewFetchedMsg(p, "zzzq", nil, nil))
+	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "zzzq", picker.Answer{}))
 
 	enter := tea.KeyPressMsg{Code: tea.KeyEnter}
 	fmt.Println(p.WantsKey(enter), p.Pickable(), p.Status())
 	p, _ = p.Update(enter)
 	fmt.Println(ansi.Strip(p.View()))
 
-	p, _ = p.Update(picker.NewFetchedMsg(p, "zzzq", nil, errors.New("late answer")))
+	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "zzzq", picker.Answer{Err: errors.New("late answer")}))
 	fmt.Println(p.Err()) // the query was answered already: dropped
 	// Output:
 	// true false no sessions match “zzzq”
@@ -74,12 +76,13 @@ func ExampleNewFetchedMsg() {
 // as a lipgloss layer.
 func ExampleModel_Layer() {
 	cands := []sessionref.Candidate{{SessionID: "a1", Label: "Fix the parser", CreatedAt: 0}}
-	p := picker.New(picker.SourceFunc(nil), picker.WithStyles(picker.PlainStyles()))
+	p := picker.New(picker.SourceFunc(nil))
+	p.SetStyles(picker.PlainStyles())
 	p.SetScreenSize(50, 6)
 	p.SetBounds(picker.Rect{X: 10, Y: 0, W: 40, H: 6}) // the chat pane right of a sidebar
 	p.SetAnchor(12, 5)
 	p, _ = p.Open("")
-	p, _ = p.Update(picker.NewFetchedMsg(p, "", cands, nil))
+	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "", picker.Answer{Candidates: cands}))
 
 	screen := strings.Repeat(strings.Repeat(".", 50)+"\n", 5) + "sidebar   › @"
 	out := lipgloss.NewCompositor(lipgloss.NewLayer(screen), p.Layer()).Render()
@@ -101,10 +104,10 @@ func ExampleModel_KeyMap() {
 	h := help.New()
 	fmt.Printf("closed: %q\n", ansi.Strip(h.ShortHelpView(p.KeyMap().ShortHelp())))
 	p, _ = p.Open("x")
-	p, _ = p.Update(picker.NewFetchedMsg(p, "x", nil, nil))
+	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "x", picker.Answer{}))
 	fmt.Printf("no rows: %q\n", ansi.Strip(h.ShortHelpView(p.KeyMap().ShortHelp())))
 	p, _ = p.SetQuery("y")
-	p, _ = p.Update(picker.NewFetchedMsg(p, "y", []sessionref.Candidate{{SessionID: "y", Label: "y"}}, nil))
+	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "y", picker.Answer{Candidates: []sessionref.Candidate{{SessionID: "y", Label: "y"}}}))
 	fmt.Printf("a row: %q\n", ansi.Strip(h.ShortHelpView(p.KeyMap().ShortHelp())))
 	// Output:
 	// closed: ""
@@ -130,7 +133,8 @@ func ExampleWithHitSource() {
 		return []picker.Hit{{Candidate: found, Snippet: "we fixed the retry bug", Match: [][2]int{{13, 18}}}}, nil
 	}
 	p := picker.New(picker.SourceFunc(func(context.Context, string) ([]sessionref.Candidate, error) { return nil, nil }),
-		picker.WithHitSource(hits), picker.WithStyles(picker.PlainStyles()))
+		picker.WithHitSource(hits))
+	p.SetStyles(picker.PlainStyles())
 	p.SetScreenSize(40, 10)
 	p.SetAnchor(0, 9)
 	p, cmd := p.Open("retry")

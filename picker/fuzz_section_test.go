@@ -26,13 +26,13 @@ func FuzzItemsFit(f *testing.F) {
 		m.SetScreenSize(w, 12)
 		m.SetAnchor(0, 11)
 		m, _ = m.Open(query)
-		m, _ = m.Update(NewFetchedMsg(m, query, corpus[:1], nil))
-		m, _ = m.Update(NewItemsMsg(m, "a", query, items, nil))
+		m, _ = m.Update(fetchedMsg(m, query, corpus[:1], nil))
+		m, _ = m.Update(itemsMsg(m, "a", query, items, nil))
 		var err error
 		if errText != "" {
 			err = errString(errText)
 		}
-		m, _ = m.Update(NewItemsMsg(m, "b", query, items, err))
+		m, _ = m.Update(itemsMsg(m, "b", query, items, err))
 		m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 		marks := 0
 		checkPopupFits(t, m, func(c rune) {

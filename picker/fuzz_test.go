@@ -54,11 +54,11 @@ func FuzzRowsFit(f *testing.F) {
 			{SessionID: id + "2", Label: label, Rank: sessionref.RankNoCwd},
 		}
 		disable := func(c sessionref.Candidate) (string, bool) { return label, off && c.SessionID == id }
-		m := newTestPicker(&fakeSource{items: items}, WithDisable(disable))
+		m := newTestPicker(&fakeSource{items: items}, withDisable(disable))
 		m.SetScreenSize(w, 12)
 		m.SetAnchor(0, 11)
 		m, _ = m.Open(query)
-		m, _ = m.Update(NewFetchedMsg(m, query, items, nil))
+		m, _ = m.Update(fetchedMsg(m, query, items, nil))
 		checkPopupFits(t, m, func(rune) {})
 	})
 }
@@ -77,8 +77,8 @@ func FuzzHitsFit(f *testing.F) {
 		m.SetScreenSize(w, 12)
 		m.SetAnchor(0, 11)
 		m, _ = m.Open("q")
-		m, _ = m.Update(NewFetchedMsg(m, "q", corpus[:1], nil))
-		m, _ = m.Update(NewHitsMsg(m, "q", []Hit{hit, hit}, nil))
+		m, _ = m.Update(fetchedMsg(m, "q", corpus[:1], nil))
+		m, _ = m.Update(hitsMsg(m, "q", []Hit{hit, hit}, nil))
 		m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 		checkPopupFits(t, m, func(rune) {})
 	})

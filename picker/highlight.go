@@ -1,41 +1,100 @@
 package picker
 
-// The highlight stays on the session the user sees: answers that arrive
-// late (the candidates after the hits, or either after a Refresh) may
-// add rows above it or move it from one section to the other, but they
-// never move the highlight to another session. Only a new query starts
-// again at the first row.
+// The highlight rule, in one place (see the package doc): when the query
+// changes, the highlight goes to the first row in section order that Tab
+// would pick by itself (enabled, not Manual); each answer, whatever
+// order the answers arrive in, puts it there again, until the user moves
+// it (a key, the mouse). From then on an answer leaves it on the row the
+// user chose: the same session, in whichever section now shows it, or
+// the same host's item.
 
-// cursorSession is the session under the cursor when its section's rows
-// answer the current query (a refresh of the same query included), so a
-// late answer can keep the highlight on it.
-func (m Model) cursorSession() (string, bool) {
-	if !m.open || m.cursor < 0 || m.cursor >= m.entries() {
-		return "", false
-	}
-	b, j := m.locate(m.cursor)
-	switch {
-	case j < 0 || b.kind == kindHost:
-		return "", false // a host's item: its own rules (hostChoice)
-	case b.kind == kindHits && m.hitsQuery != m.query, b.kind == kindSessions && m.itemsQuery != m.query:
-		return "", false
-	}
-	return m.entry(m.cursor).SessionID, true
+// rowRef names the row under the cursor across answers: a session by its
+// id, a host's item by its section and place.
+type rowRef struct {
+	section string // a host's item's section; "" for a session
+	session string
+	at      int
+	ok      bool
 }
 
-// keepCursorOn puts the cursor back on session id when an entry still
-// shows it and can be picked; it reports whether it did.
-func (m *Model) keepCursorOn(id string) bool {
-	for i := range m.entries() {
-		if b, j := m.locate(i); j < 0 || b.kind == kindHost || m.entry(i).SessionID != id {
-			continue
-		}
-		if _, off := m.entryDisabled(i); off {
-			return false
-		}
-		m.cursor = i
-		m.scrollToCursor()
-		return true
+// cursorRef is the row under the cursor.
+func (m Model) cursorRef() rowRef {
+	if m.cursor < 0 || m.cursor >= m.entries() {
+		return rowRef{}
 	}
-	return false
+	b, j := m.locate(m.cursor)
+	if j < 0 {
+		return rowRef{}
+	}
+	if b.kind == kindHost {
+		return rowRef{section: m.blockID(b), at: j, ok: true}
+	}
+	return rowRef{session: m.entry(m.cursor).SessionID, ok: true}
+}
+
+// find is the entry r names, if one shows it.
+func (m Model) find(r rowRef) (int, bool) {
+	if !r.ok {
+		return 0, false
+	}
+	for _, b := range m.blocks() {
+		switch {
+		case r.section != "":
+			if m.blockID(b) == r.section && r.at < b.n {
+				return b.first + r.at, true
+			}
+		case b.kind != kindHost:
+			for i := b.first; i < b.first+b.n; i++ {
+				if m.entry(i).SessionID == r.session {
+					return i, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// placeCursor applies the highlight rule after the rows changed: on the
+// row the user chose (seen, before the change) when they chose one and
+// it still shows, else on the first row in section order.
+func (m *Model) placeCursor(seen rowRef) {
+	if m.chose {
+		if i, ok := m.find(seen); ok {
+			if _, off := m.entryDisabled(i); !off {
+				m.cursor = i
+				m.scrollToCursor()
+				return
+			}
+		}
+	}
+	m.cursor = m.firstRow()
+	m.clampCursor()
+}
+
+// firstRow is the first entry in section order that Tab would pick by
+// itself: enabled and not Manual. With none it is 0.
+func (m Model) firstRow() int {
+	for i := range m.entries() {
+		if m.autoPickable(i) {
+			return i
+		}
+	}
+	return 0
+}
+
+// autoPickable reports whether entry i may be picked without the user
+// having highlighted it: it is enabled and not a Manual item.
+func (m Model) autoPickable(i int) bool {
+	if _, off := m.entryDisabled(i); off {
+		return false
+	}
+	it, ok := m.item(i)
+	return !ok || !it.Manual
+}
+
+// shownHighlighted reports whether the row under the cursor is drawn
+// highlighted: every row but a Manual item the user did not move to.
+func (m Model) shownHighlighted() bool {
+	it, ok := m.item(m.cursor)
+	return !ok || !it.Manual || m.chose
 }

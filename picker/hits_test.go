@@ -74,8 +74,8 @@ func openBoth(t *testing.T, m Model, query string) Model {
 	t.Helper()
 	m, cmd := m.Open(query)
 	m, _ = settle(m, cmd)
-	if !m.Fresh() || !m.HitsFresh() {
-		t.Fatalf("answers not applied: fresh=%v hits fresh=%v", m.Fresh(), m.HitsFresh())
+	if !m.SectionFresh(SessionsID) || !m.SectionFresh(MessagesID) {
+		t.Fatalf("answers not applied: fresh=%v hits fresh=%v", m.SectionFresh(SessionsID), m.SectionFresh(MessagesID))
 	}
 	return m
 }
@@ -92,10 +92,10 @@ func ids(hs []Hit) []string {
 // not repeated.
 func TestHitsSectionUnderCandidates(t *testing.T) {
 	m := openBoth(t, newHitsPicker(&fakeHits{}), "parser")
-	if len(m.Items()) != 2 {
-		t.Fatalf("items %d", len(m.Items()))
+	if len(m.Answer(SessionsID).Candidates) != 2 {
+		t.Fatalf("items %d", len(m.Answer(SessionsID).Candidates))
 	}
-	got := ids(m.Hits())
+	got := ids(m.Answer(MessagesID).Hits)
 	want := []string{hitCorpus[0].SessionID, hitCorpus[1].SessionID, hitCorpus[3].SessionID}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("hits %v, want %v", got, want)
@@ -110,7 +110,7 @@ func TestHitsSectionUnderCandidates(t *testing.T) {
 // One cursor goes down from the candidates into the hits, wraps, and
 // comes back up.
 func TestCursorCrossesSections(t *testing.T) {
-	m := openBoth(t, newHitsPicker(&fakeHits{}, WithMaxRows(2)), "parser")
+	m := openBoth(t, newHitsPicker(&fakeHits{}, withMaxRows(2)), "parser")
 	steps := []struct {
 		key  string
 		want string
@@ -197,37 +197,37 @@ func TestPickFromHits(t *testing.T) {
 func TestStaleHitsAreDropped(t *testing.T) {
 	hs := &fakeHits{}
 	m := openBoth(t, newHitsPicker(hs), "parser")
-	old := NewHitsMsg(m, "parser", hitCorpus[:1], nil)
+	old := hitsMsg(m, "parser", hitCorpus[:1], nil)
 	m, cmd := m.SetQuery("retry")
 	if ctx := hs.calls[len(hs.calls)-1].ctx; ctx.Err() == nil {
 		t.Fatal("the older search was not cancelled")
 	}
-	if m.HitsFresh() {
+	if m.SectionFresh(MessagesID) {
 		t.Fatal("hits of “parser” taken as the answer to “retry”")
 	}
 	m, _ = m.Update(old)
-	if m.HitsFresh() || len(m.Hits()) != 3 {
-		t.Fatalf("a stale answer was applied: %v", ids(m.Hits()))
+	if m.SectionFresh(MessagesID) || len(m.Answer(MessagesID).Hits) != 3 {
+		t.Fatalf("a stale answer was applied: %v", ids(m.Answer(MessagesID).Hits))
 	}
 	// An older picker's answer, or one for the right query but an older
 	// search, is dropped too.
 	m2 := newHitsPicker(hs)
 	m2, _ = m2.Open("retry")
-	m, _ = m.Update(NewHitsMsg(m2, "retry", hitCorpus[:1], nil))
-	if m.HitsFresh() {
+	m, _ = m.Update(hitsMsg(m2, "retry", hitCorpus[:1], nil))
+	if m.SectionFresh(MessagesID) {
 		t.Fatal("another picker's answer was applied")
 	}
 	m, _ = answer(m, m.source)
 	// Candidates answered (none match “retry”), hits stale: Enter waits.
-	for m.cursor < len(m.Items()) {
+	for m.cursor < len(m.Answer(SessionsID).Candidates) {
 		m, _ = m.Update(press("down"))
 	}
 	if _, ok := m.Highlighted(); ok {
 		t.Fatal("a stale hit can be picked by key")
 	}
 	m, _ = settle(m, cmd)
-	if !m.HitsFresh() || fmt.Sprint(ids(m.Hits())) != fmt.Sprint([]string{hitCorpus[0].SessionID, corpus[0].SessionID}) {
-		t.Fatalf("the answer to “retry” was not applied: %v", ids(m.Hits()))
+	if !m.SectionFresh(MessagesID) || fmt.Sprint(ids(m.Answer(MessagesID).Hits)) != fmt.Sprint([]string{hitCorpus[0].SessionID, corpus[0].SessionID}) {
+		t.Fatalf("the answer to “retry” was not applied: %v", ids(m.Answer(MessagesID).Hits))
 	}
 }
 
@@ -241,13 +241,13 @@ func TestPickWaitsForHits(t *testing.T) {
 	if !m.Accepting() {
 		t.Fatal("tab before the answers should wait")
 	}
-	var hits HitsMsg
+	var hits AnswerMsg
 	for _, msg := range msgs {
-		switch msg := msg.(type) {
-		case FetchedMsg:
+		switch a, _ := msg.(AnswerMsg); a.Section {
+		case SessionsID:
 			m, _ = m.Update(msg)
-		case HitsMsg:
-			hits = msg
+		case MessagesID:
+			hits = a
 		}
 	}
 	if !m.Accepting() || !strings.Contains(ansi.Strip(m.View()), "picking the first match") {
@@ -268,8 +268,8 @@ func TestBlankQueryDoesNotSearch(t *testing.T) {
 	for _, q := range []string{"", "   "} {
 		m, cmd := m.SetQuery(q)
 		m, _ = settle(m, cmd)
-		if len(hs.calls) != n || len(m.Hits()) != 0 || strings.Contains(ansi.Strip(m.View()), "in messages") {
-			t.Fatalf("query %q: %d searches, hits %v", q, len(hs.calls)-n, ids(m.Hits()))
+		if len(hs.calls) != n || len(m.Answer(MessagesID).Hits) != 0 || strings.Contains(ansi.Strip(m.View()), "in messages") {
+			t.Fatalf("query %q: %d searches, hits %v", q, len(hs.calls)-n, ids(m.Answer(MessagesID).Hits))
 		}
 	}
 }
@@ -295,7 +295,7 @@ func TestHitSourceError(t *testing.T) {
 // The wheel scrolls the lines of both sections; the cursor stays on a
 // row inside the window.
 func TestWheelThroughHits(t *testing.T) {
-	m := openBoth(t, newHitsPicker(&fakeHits{}, WithMaxRows(1)), "parser")
+	m := openBoth(t, newHitsPicker(&fakeHits{}, withMaxRows(1)), "parser")
 	r := m.Rect()
 	for range 10 {
 		m, _ = m.Update(tea.MouseWheelMsg{X: r.X + 1, Y: r.Y + 1, Button: tea.MouseWheelDown})
@@ -349,7 +349,7 @@ func TestGoldenHits(t *testing.T) {
 	}{{"hits", 0}, {"hits_cursor_on_hit", 3}} {
 		for _, w := range []int{40, 80, 120} {
 			t.Run(fmt.Sprintf("%s_w%d", state.name, w), func(t *testing.T) {
-				m := newHitsPicker(&fakeHits{}, WithMaxRows(4))
+				m := newHitsPicker(&fakeHits{}, withMaxRows(4))
 				m.SetScreenSize(w, 24)
 				m = openBoth(t, m, "parser")
 				for range state.downs {
@@ -417,7 +417,7 @@ func TestPositionInBottomBorder(t *testing.T) {
 	// A frame without a bottom border keeps its shape.
 	st := PlainStyles()
 	st.Frame = st.Frame.BorderBottom(false)
-	m = newTestPicker(&fakeSource{items: items}, WithStyles(st))
+	m = newTestPicker(&fakeSource{items: items}, withStyles(st))
 	m = openWith(t, m, "parser")
 	if b := bottom(m); strings.Contains(b, "/") {
 		t.Errorf("a frame without a bottom border shows a position: %q", b)
@@ -463,7 +463,7 @@ func TestSnippetShowsItsFirstMatch(t *testing.T) {
 // popup.
 func TestHitErrorInFooter(t *testing.T) {
 	hs := &fakeHits{err: errors.New("the index is damaged\x1b]52;c;x\a")}
-	m := openBoth(t, newHitsPicker(hs, WithMaxRows(1)), "parser")
+	m := openBoth(t, newHitsPicker(hs, withMaxRows(1)), "parser")
 	v := ansi.Strip(m.View())
 	if !strings.Contains(v, "search in messages unavailable: the index is damaged") || strings.Contains(m.View(), "\x1b]52") {
 		t.Fatalf("no footer:\n%s", v)

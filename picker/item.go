@@ -90,33 +90,19 @@ func (m Model) renderItem(it Item, highlighted, stale bool, innerW int, plain, h
 	return paint(fitSegs(segs, innerW), rs, innerW)
 }
 
-// sectionHeading draws the heading of a section that is not first: its
-// title and, when it has one, its state (searching, or why it failed).
+// sectionHeading draws the heading of a section: its title and, when it
+// has one, its state (searching, or why it failed).
 func (m Model) sectionHeading(b block, w int) string {
-	var text string
-	switch b.kind {
-	case kindHits:
-		return m.heading(w)
-	case kindSessions:
-		text = SessionsID
-		switch {
-		case m.err != nil:
-			text += " · couldn't list: " + textutil.Inline(m.err.Error())
-		case m.pending && m.slow:
-			text += " · searching…"
-		}
-	case kindHost:
-		s := m.sections[b.host]
-		text = itemText(s.Title)
-		if text == "" {
-			text = itemText(s.ID)
-		}
-		switch {
-		case s.err != nil:
-			text += " · couldn't list: " + itemText(s.err.Error())
-		case s.pending && s.slow:
-			text += " · searching…"
-		}
+	s := &m.secs[b.sec]
+	if s.kind == kindHits {
+		return m.heading(s, w)
+	}
+	text := itemText(s.title())
+	switch {
+	case s.answer.Err != nil:
+		text += " · couldn't list: " + itemText(s.answer.Err.Error())
+	case s.pending && s.slow:
+		text += " · searching…"
 	}
 	return m.textLine(text, m.styles.Section, w)
 }
@@ -128,16 +114,14 @@ func (m Model) nothingMatches() string {
 	if strings.TrimSpace(m.query) == "" {
 		text = "nothing to show yet · type to search"
 	}
-	if m.hitErr != nil {
-		text += "; couldn't search messages: " + textutil.Inline(m.hitErr.Error())
-	}
-	for _, s := range m.sections {
-		if s.err != nil {
-			title := itemText(s.Title)
-			if title == "" {
-				title = itemText(s.ID)
-			}
-			text += "; couldn't list " + title + ": " + itemText(s.err.Error())
+	for i := range m.secs {
+		s := &m.secs[i]
+		switch {
+		case s.answer.Err == nil || s.kind == kindSessions:
+		case s.kind == kindHits:
+			text += "; couldn't search messages: " + textutil.Inline(s.answer.Err.Error())
+		default:
+			text += "; couldn't list " + itemText(s.title()) + ": " + itemText(s.answer.Err.Error())
 		}
 	}
 	return text

@@ -7,7 +7,7 @@ import "testing"
 func TestDisabledBindingNeverFires(t *testing.T) {
 	keys := DefaultKeyMap()
 	keys.Down.SetEnabled(false)
-	m := openWith(t, newTestPicker(&fakeSource{}, WithKeyMap(keys)), "")
+	m := openWith(t, newTestPicker(&fakeSource{}, withKeyMap(keys)), "")
 	if m.WantsKey(press("down")) || m.KeyMap().Down.Enabled() {
 		t.Fatal("a disabled Down is wanted or shows in help")
 	}

@@ -1,8 +1,6 @@
 package picker
 
 import (
-	"strings"
-
 	"charm.land/lipgloss/v2"
 )
 
@@ -154,17 +152,17 @@ func (m Model) contentLines(innerW int) (want, footerLines int) {
 		want = len(m.wrapText(status, innerW, maxTextLines))
 	case m.totalLines() > 0:
 		want = min(m.totalLines(), m.maxLines())
-		if m.hitSource != nil && m.hitsPending && strings.TrimSpace(m.query) != "" {
+		if hits := m.sec(MessagesID); hits != nil && hits.pending {
 			// Room for the hits section while they are searched, so the
 			// popup does not grow when they arrive.
-			want = max(want, min(len(m.items), m.maxRows)+hitSectionExtra)
+			want = max(want, min(len(m.sessions().answer.Candidates), m.maxRows)+hitSectionExtra)
 		}
 		if hasFooter {
 			footerLines = len(m.wrapText(footer, innerW, maxTextLines))
 			want += footerLines
 		}
 	}
-	if want > 0 && (m.pending || m.hitsPending) {
+	if want > 0 && (m.sessions().pending || m.sec(MessagesID) != nil && m.sec(MessagesID).pending) {
 		want = max(want, m.held)
 	}
 	return want, footerLines
@@ -190,7 +188,7 @@ func (m Model) popupWidth() int {
 	if m.width > 0 {
 		return min(m.width, a.W)
 	}
-	if m.previewer != nil && m.previewWide() {
+	if m.hasPreviews() && m.previewWide() {
 		return min(a.W, 2*DefaultMaxWidth)
 	}
 	return min(a.W, DefaultMaxWidth)
@@ -200,15 +198,25 @@ func (m Model) popupWidth() int {
 // when hidden.
 func (m Model) Rect() Rect { return m.layout().rect }
 
-// Layer returns the popup as a lipgloss layer placed at Rect, above the
-// host's own content, for hosts that compose their screen with
+// LayerZ is the Z of [Model.Layer]: one above a host's base layer at the
+// default Z 0. It is not 0 because lipgloss orders layers of the same Z
+// in no fixed way, so at Z 0 the popup could be drawn under the screen
+// it belongs over. A host that draws dialogs over its screen gives them a
+// Z above LayerZ, or sets the popup's own with Layer().Z(n).
+const LayerZ = 1
+
+// Layer returns the popup as a lipgloss layer placed at Rect, at Z
+// [LayerZ] with the ID "picker", for hosts that compose their screen with
 // lipgloss.NewCanvas or lipgloss.NewCompositor; nil when nothing shows.
+// Its X and Y are screen cells: a host that draws on an ultraviolet
+// screen itself draws [Model.View] at [Model.Rect] instead (Layer.Draw
+// ignores X and Y).
 func (m Model) Layer() *lipgloss.Layer {
 	g := m.layout()
 	if g.rect.Empty() {
 		return nil
 	}
-	return lipgloss.NewLayer(m.view(g)).X(g.rect.X).Y(g.rect.Y).Z(1).ID("picker")
+	return lipgloss.NewLayer(m.view(g)).X(g.rect.X).Y(g.rect.Y).Z(LayerZ).ID("picker")
 }
 
 // visibleRows is how many lines of entries fit at once.

@@ -22,7 +22,7 @@ func openWith(t *testing.T, m Model, query string) Model {
 	t.Helper()
 	m, _ = m.Open(query)
 	m, _ = answer(m, m.source)
-	if !m.Fresh() {
+	if !m.SectionFresh(SessionsID) {
 		t.Fatal("the answer was not applied")
 	}
 	return m
@@ -60,7 +60,7 @@ func TestFrameIsMeasured(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			st := PlainStyles()
 			st.Frame = frame
-			m := newTestPicker(&fakeSource{}, WithStyles(st), WithMaxRows(4), WithWidth(70))
+			m := newTestPicker(&fakeSource{}, withStyles(st), withMaxRows(4), withWidth(70))
 			m = openWith(t, m, "")
 			lines := checkBox(t, m)
 			r := m.Rect()
@@ -127,7 +127,7 @@ func cellsOf(line string) []struct {
 func TestHighlightCoversTheWholeRow(t *testing.T) {
 	for _, st := range []Styles{DefaultStyles(true), DefaultStyles(false), PlainStyles()} {
 		st.Frame = lipgloss.NewStyle()
-		m := newTestPicker(&fakeSource{}, WithStyles(st), WithWidth(100))
+		m := newTestPicker(&fakeSource{}, withStyles(st), withWidth(100))
 		m = openWith(t, m, "pars")
 		lines := checkBox(t, m)
 		ref := cellsOf(st.Highlighted.Render("x"))[0]
@@ -181,11 +181,11 @@ func TestWidthFollowsBounds(t *testing.T) {
 		t.Fatalf("zero bounds should go back to the screen: %+v", r)
 	}
 	// WithWidth may ask for more.
-	m = newTestPicker(&fakeSource{}, WithWidth(180))
+	m = newTestPicker(&fakeSource{}, withWidth(180))
 	m.SetScreenSize(200, 40)
 	m.SetAnchor(0, 38)
 	if m = openWith(t, m, ""); m.Rect().W != 180 {
-		t.Fatalf("WithWidth(180): %+v", m.Rect())
+		t.Fatalf("withWidth(180): %+v", m.Rect())
 	}
 }
 
@@ -221,14 +221,14 @@ func TestRowWidthsWithHardText(t *testing.T) {
 	for w := 12; w <= 130; w++ {
 		// Every width, each query at a fifth of them.
 		for _, q := range []string{"", queries[1+w%4]} {
-			m := newTestPicker(&fakeSource{items: hard}, WithDisable(disable), WithMaxRows(len(hard)))
+			m := newTestPicker(&fakeSource{items: hard}, withDisable(disable), withMaxRows(len(hard)))
 			m.SetScreenSize(w, 30)
 			m.SetAnchor(0, 29)
 			m, cmd := m.Open("")
 			m, _ = settle(m, cmd)
 			m, _ = m.SetQuery(q) // a stale list while q is fetched
 			checkBox(t, m)
-			m, _ = settle(m, func() tea.Msg { return NewFetchedMsg(m, q, hard, nil) })
+			m, _ = settle(m, func() tea.Msg { return fetchedMsg(m, q, hard, nil) })
 			lines := checkBox(t, m)
 			for _, l := range lines {
 				if strings.Contains(l, "\x1b]8") || strings.Contains(l, "\x1b[2J") || strings.ContainsAny(l, "\x07\u009b\x00") {
@@ -265,14 +265,14 @@ func TestGoldenStates(t *testing.T) {
 		},
 		"error": func(m Model) Model {
 			m, _ = m.Open("x")
-			m, _ = m.Update(NewFetchedMsg(m, "x", nil, errors.New("read /home/dev/.dsh/sessions: permission denied")))
+			m, _ = m.Update(fetchedMsg(m, "x", nil, errors.New("read /home/dev/.dsh/sessions: permission denied")))
 			return m
 		},
 	}
 	for name, state := range states {
 		for _, w := range []int{40, 80, 120} {
 			t.Run(fmt.Sprintf("%s_w%d", name, w), func(t *testing.T) {
-				m := newTestPicker(&fakeSource{}, WithMaxRows(4))
+				m := newTestPicker(&fakeSource{}, withMaxRows(4))
 				m.SetScreenSize(w, 24)
 				m = state(m)
 				checkBox(t, m)
@@ -286,7 +286,7 @@ func TestGoldenStates(t *testing.T) {
 // grows by the lines they need (at most three, and never past its
 // bounds), instead of being cut.
 func TestStatusWrapsAt40(t *testing.T) {
-	limit := WithDisable(func(sessionref.Candidate) (string, bool) { return "limit 3/3 reached", true })
+	limit := withDisable(func(sessionref.Candidate) (string, bool) { return "limit 3/3 reached", true })
 	for _, c := range []struct {
 		name string
 		m    Model

@@ -18,7 +18,7 @@ import (
 // without running the slow tick.
 func answer(m Model, src Source) (Model, tea.Cmd) {
 	cands, err := src.Candidates(context.Background(), m.Query())
-	return m.Update(NewFetchedMsg(m, m.Query(), cands, err))
+	return m.Update(fetchedMsg(m, m.Query(), cands, err))
 }
 
 func noPick(t *testing.T, m Model, cmd tea.Cmd) {
@@ -70,7 +70,7 @@ func TestNothingPickableConsumesEnterAndSaysWhy(t *testing.T) {
 		status      string
 	}{
 		{"no match", "zzzq", &fakeSource{}, nil, "no sessions match “zzzq”"},
-		{"all disabled", "pars", &fakeSource{}, []Option{WithDisable(all)}, "limit 3/3 reached"},
+		{"all disabled", "pars", &fakeSource{}, []Option{withDisable(all)}, "limit 3/3 reached"},
 		{"source error", "x", &fakeSource{err: context.DeadlineExceeded}, nil, "couldn't list sessions: context deadline exceeded"},
 		{"no sessions", "", &fakeSource{items: []sessionref.Candidate{}}, nil, "no other sessions yet"},
 	}
@@ -144,7 +144,7 @@ func TestPickWhileSearchingWaitsVisibly(t *testing.T) {
 	src := &fakeSource{}
 	m := openWith(t, newTestPicker(src, WithSlowAfter(time.Hour)), "")
 	m, _ = m.SetQuery("emoji")
-	if m.Fresh() || len(m.Items()) != len(corpus) {
+	if m.SectionFresh(SessionsID) || len(m.Answer(SessionsID).Candidates) != len(corpus) {
 		t.Fatal("the old rows should still show while the new query runs")
 	}
 	if v := ansi.Strip(m.View()); strings.Contains(v, "›") {
@@ -245,7 +245,7 @@ func TestRowsAreDistinguishable(t *testing.T) {
 		return "already mentioned", c.SessionID == same[1].SessionID
 	}
 	for _, w := range []int{40, 60, 80, 120, 200} {
-		m := newTestPicker(&fakeSource{items: same}, WithDisable(taken))
+		m := newTestPicker(&fakeSource{items: same}, withDisable(taken))
 		m.SetScreenSize(w, 24)
 		m = openWith(t, m, "")
 		lines := strings.Split(ansi.Strip(m.View()), "\n")[1:]
@@ -276,7 +276,7 @@ func TestStatusKeepsOffTheBorder(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[1], "│ ") || !strings.HasSuffix(lines[1], " │") {
 		t.Fatalf("status line touches the border:\n%s", strings.Join(lines, "\n"))
 	}
-	m = openWith(t, newTestPicker(&fakeSource{}, WithDisable(func(sessionref.Candidate) (string, bool) { return "limit 3/3 reached", true })), "")
+	m = openWith(t, newTestPicker(&fakeSource{}, withDisable(func(sessionref.Candidate) (string, bool) { return "limit 3/3 reached", true })), "")
 	lines = strings.Split(ansi.Strip(m.View()), "\n")
 	footer := lines[len(lines)-2]
 	if !strings.HasPrefix(footer, "│ ") || !strings.Contains(footer, "nothing to mention: limit 3/3 reached") {
@@ -348,7 +348,7 @@ func TestWheelSkipsDisabledRows(t *testing.T) {
 	off := func(c sessionref.Candidate) (string, bool) {
 		return "already mentioned", c.SessionID == corpus[3].SessionID || c.SessionID == corpus[4].SessionID
 	}
-	m := openWith(t, newTestPicker(&fakeSource{}, WithDisable(off), WithMaxRows(3)), "")
+	m := openWith(t, newTestPicker(&fakeSource{}, withDisable(off), withMaxRows(3)), "")
 	r := m.Rect()
 	for range 3 {
 		m, _ = m.Update(tea.MouseWheelMsg{X: r.X + 2, Y: r.Y + 1, Button: tea.MouseWheelDown})

@@ -1,7 +1,6 @@
 package picker
 
 import (
-	"context"
 	"maps"
 	"os"
 	"slices"
@@ -40,31 +39,6 @@ type PickedMsg struct {
 // DismissedMsg reports that the user closed the picker without a pick:
 // Esc, or a click outside the popup.
 type DismissedMsg struct{}
-
-// FetchedMsg carries a source's answer to one query. Hosts pass it to
-// Update like any other message; it is only applied if it answers the
-// picker's newest query and that query is still waiting for an answer.
-type FetchedMsg struct {
-	picker     int64
-	seq        uint64
-	target     string
-	Query      string
-	Candidates []sessionref.Candidate
-	// More says the source matched more sessions than it listed (its
-	// limit); the popup then says that typing filters.
-	More bool
-	Err  error
-	// cancelled says the fetch's context had ended when it returned.
-	cancelled bool
-}
-
-// NewFetchedMsg builds the answer to p's newest query, for tests and for
-// hosts that fake a source: passed to p's Update it is applied as if the
-// source had returned cands and err. It is dropped when query is not p's
-// current query, or when that query is answered already.
-func NewFetchedMsg(p Model, query string, cands []sessionref.Candidate, err error) FetchedMsg {
-	return FetchedMsg{picker: p.id, seq: p.seq, target: p.targetKey, Query: query, Candidates: cands, Err: err}
-}
 
 // slowMsg fires when a fetch has been pending for a while.
 type slowMsg struct {
@@ -115,18 +89,16 @@ type Model struct {
 	disable   DisableFunc
 	age       func(sessionref.Candidate) time.Time // see WithAge; nil: CreatedAt
 
-	open    bool
-	query   string
-	seq     uint64
-	cancel  context.CancelFunc
-	pending bool
-	slow    bool
+	open  bool
+	query string
+	seq   uint64
 	// acceptOnArrival is set when Tab or Enter came before the answer to
-	// the current query: the first enabled row of that answer is picked.
+	// the current query: the first row that Tab would pick by itself is
+	// picked once the sections before it have answered.
 	acceptOnArrival bool
 	// chose is set when the user moved the cursor (a key, the mouse)
-	// since the query changed: a section's late answer then leaves the
-	// highlight on the row chosen.
+	// since the query changed: answers then leave the highlight on the
+	// row chosen (see placeCursor).
 	chose bool
 	// notice explains the last pick that could not be made; nudged says
 	// the user just asked for one, so the reason shows as a warning.
@@ -135,25 +107,24 @@ type Model struct {
 	// pick is the pick made by the last Update, for TakePick.
 	pick *PickedMsg
 
-	items      []sessionref.Candidate
-	itemsQuery string
-	err        error
-	cursor     int
-	offset     int
+	cursor int
+	offset int
 
-	// The host's sections (see Section), the order of all sections by
-	// ID (see WithOrder), and whether an empty '@' lists no sessions.
-	sections          []hostSection
+	// secs are the popup's sections in their order, each with its answer
+	// to the last query (see sectionState); hosts are the host's
+	// sections as the options gave them, order the order WithOrder gave,
+	// and noSessionsOnEmpty whether an empty '@' lists no sessions.
+	secs              []sectionState
+	hosts             []Section
 	order             []string
 	noSessionsOnEmpty bool
+	hitSource         HitSource
 
-	// cache holds recent answers, keyed by target and query; moreOf
-	// those the source's limit cut, and more whether the rows shown are
-	// such an answer.
+	// cache holds recent answers of the sessions section, keyed by
+	// target and query; moreOf those the source's limit cut.
 	cache     map[cacheKey][]sessionref.Candidate
 	cacheKeys []cacheKey
 	moreOf    map[cacheKey]bool
-	more      bool
 
 	// target is the session the candidates are listed for, once set
 	// (see SetTarget); targetKey is its comparable form.
@@ -161,18 +132,8 @@ type Model struct {
 	hasTarget bool
 	targetKey string
 
-	// The "in messages" section: hitsAll is the hit source's answer to
-	// hitsQuery, hits the part of it shown (sessions not among items).
-	hitSource   HitSource
-	hitsAll     []Hit
-	hits        []Hit
-	hitsQuery   string
-	hitErr      error
-	hitsPending bool
-	hitCancel   context.CancelFunc
-
 	held int // the content lines shown, kept while an answer is awaited
-	// The preview of the highlighted session (see WithPreview).
+	// The preview of the highlighted row (see WithPreview).
 	previewer     Previewer
 	previewCfg    sessionref.Config
 	previewBudget int
@@ -186,11 +147,12 @@ type Model struct {
 	width            int
 }
 
-// Option configures a Model.
+// Option configures what a Model keeps for its life: its sections and
+// their order, its previewer, clock, tick and home directory. What a
+// host may change while the picker runs (styles, key map, width, rows,
+// bounds, screen size, anchor, target, the disable rule) has a setter
+// instead, and no option.
 type Option func(*Model)
-
-// WithMaxRows caps the number of visible rows (default 8).
-func WithMaxRows(n int) Option { return func(m *Model) { m.maxRows = max(1, n) } }
 
 // WithSlowAfter sets how long a fetch runs before "searching…" shows.
 func WithSlowAfter(d time.Duration) Option { return func(m *Model) { m.slowAfter = d } }
@@ -209,21 +171,9 @@ func WithClock(now func() time.Time) Option { return func(m *Model) { m.now = no
 // WithHome sets the directory shown as ~ (default: the user's home).
 func WithHome(dir string) Option { return func(m *Model) { m.home = dir } }
 
-// WithDisable sets which candidates are shown but cannot be picked.
-func WithDisable(f DisableFunc) Option { return func(m *Model) { m.disable = f } }
-
-// WithWidth sets the popup's width in cells (default: the width of the
-// bounds, at most [DefaultMaxWidth], twice that with a preview beside the
-// rows; never wider than the bounds).
-func WithWidth(w int) Option { return func(m *Model) { m.width = w } }
-
-// WithStyles sets the styles (default DefaultStyles(true)).
-func WithStyles(s Styles) Option { return func(m *Model) { m.styles = s } }
-
-// WithKeyMap sets the key bindings (default DefaultKeyMap()).
-func WithKeyMap(k KeyMap) Option { return func(m *Model) { m.keys = k } }
-
-// New returns a closed picker over src.
+// New returns a closed picker over src, the source of its sessions
+// section. Set its styles, key map, target and the rest with the
+// setters after New.
 func New(src Source, opts ...Option) Model {
 	home, _ := os.UserHomeDir()
 	m := Model{
@@ -243,17 +193,18 @@ func New(src Source, opts ...Option) Model {
 	for _, o := range opts {
 		o(&m)
 	}
+	m.arrange()
 	return m
 }
 
-// SetStyles replaces the styles.
+// SetStyles replaces the styles (default DefaultStyles(true)).
 func (m *Model) SetStyles(s Styles) { m.styles = s }
 
 // Styles returns the styles.
 func (m Model) Styles() Styles { return m.styles }
 
-// SetKeyMap replaces the key bindings. Their Enabled state is managed by
-// the picker (see [KeyMap]).
+// SetKeyMap replaces the key bindings (default DefaultKeyMap()). Their
+// Enabled state is managed by the picker (see [KeyMap]).
 func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 
 // KeyMap returns the key bindings, enabled by the picker's state, for
@@ -261,39 +212,50 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
 // Preview is enabled while it does something (see [KeyMap]), and has no
-// keys at all without a previewer, so no help lists it.
+// keys at all without a preview, so no help lists it.
 func (m Model) KeyMap() KeyMap {
 	k := m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
 	k.Preview.SetEnabled(m.previewKey() && m.entries() > 0)
-	if m.previewer == nil {
+	if !m.hasPreviews() {
 		k.Preview = key.Binding{} // nothing to preview: not listed, even by a help of every key
 	}
 	return k
 }
 
-// SetDisable replaces the disable rule; hosts call it when what makes a
+// SetMaxRows caps the number of visible rows (default [DefaultMaxRows];
+// at least 1).
+func (m *Model) SetMaxRows(n int) {
+	m.maxRows = max(1, n)
+	m.refit()
+}
+
+// MaxRows returns the cap on visible rows.
+func (m Model) MaxRows() int { return m.maxRows }
+
+// SetWidth sets the popup's width in cells; 0 (the default) makes it the
+// width of the bounds, at most [DefaultMaxWidth], twice that with a
+// preview beside the rows. It is never wider than the bounds.
+func (m *Model) SetWidth(w int) {
+	m.width = max(w, 0)
+	m.refit()
+}
+
+// Width returns the width set with [Model.SetWidth]; 0 for the default.
+func (m Model) Width() int { return m.width }
+
+// SetDisable replaces the rule that says which sessions are shown but
+// cannot be picked (none by default); hosts call it when what makes a
 // row unpickable changes (a mention was added to the draft).
 func (m *Model) SetDisable(f DisableFunc) { m.disable = f }
+
+// Disable returns the rule set with [Model.SetDisable].
+func (m Model) Disable() DisableFunc { return m.disable }
 
 // IsOpen reports whether the picker is showing.
 func (m Model) IsOpen() bool { return m.open }
 
 // Query returns the current query.
 func (m Model) Query() string { return m.query }
-
-// Items returns the candidates shown (the sessions section), which
-// answer Query only when Fresh. See [Model.Hits] and
-// [Model.SectionItems] for the other sections.
-func (m Model) Items() []sessionref.Candidate { return m.items }
-
-// Fresh reports whether the sessions' rows (Items) answer the current
-// query. Items, Fresh and Err are the sessions section's; Hits, HitsFresh
-// and HitsErr the "in messages" section's; SectionItems, SectionFresh and
-// SectionErr answer for any section by its id.
-func (m Model) Fresh() bool { return !m.pending && m.itemsQuery == m.query }
-
-// Err returns the sessions source's error for the current query, if any.
-func (m Model) Err() error { return m.err }
 
 // Cursor returns the index of the highlighted row.
 func (m Model) Cursor() int { return m.cursor }
@@ -304,15 +266,15 @@ func (m Model) Cursor() int { return m.cursor }
 // picked token holds further keys while this is true.
 func (m Model) Accepting() bool { return m.open && m.acceptOnArrival }
 
-// Highlighted returns the highlighted candidate or hit, when there is
-// one that answers the current query and can be picked. A highlighted
-// host's item is no session: see [Model.HighlightedItem].
+// Highlighted returns the highlighted session, of the sessions or the
+// hits, when it answers the current query and can be picked. A
+// highlighted host's item is no session: see [Model.HighlightedItem].
 func (m Model) Highlighted() (sessionref.Candidate, bool) {
 	i, ok := m.highlightedEntry()
 	if !ok {
 		return sessionref.Candidate{}, false
 	}
-	if b, _ := m.locate(i); b.kind == kindHost {
+	if _, isItem := m.item(i); isItem {
 		return sessionref.Candidate{}, false
 	}
 	return m.entry(i), true
@@ -326,6 +288,9 @@ func (m Model) highlightedEntry() (int, bool) {
 	}
 	if _, off := m.entryDisabled(m.cursor); off {
 		return 0, false
+	}
+	if it, ok := m.item(m.cursor); ok && it.Manual && !m.chose {
+		return 0, false // picked only once the user highlighted it
 	}
 	return m.cursor, true
 }
@@ -376,33 +341,29 @@ func (m Model) Open(query string) (Model, tea.Cmd) {
 	m.open, m.held = true, 0
 	m.cache, m.moreOf = nil, nil
 	m.cacheKeys = nil
-	m.items, m.itemsQuery, m.err = nil, "", nil
-	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
-	m.clearSections()
+	m.clearAll()
 	m.cursor, m.offset = 0, 0
 	m.pv.gen++ // cached previews show, and are read again
 	m, cmd := m.runQuery(query)
 	return m.followPreview(cmd)
 }
 
-// Close hides the picker and cancels its fetch.
+// Close hides the picker and cancels its fetches.
 func (m Model) Close() Model {
 	m.open = false
 	m.acceptOnArrival = false
 	m.notice, m.nudged = "", false
-	m.stopFetch()
-	m.stopHits()
-	m.stopSections()
+	m.stopAll()
 	m.stopPreview()
-	m.pending, m.slow, m.hitsPending = false, false, false
 	return m
 }
 
 // Refresh asks the sources again for the current query, for a host whose
 // sessions changed while the picker is open (a store finished loading, an
-// index finished a sync): the cache is dropped and both sections are
-// fetched anew. The rows on screen stay until the answers arrive, and a
-// pick waiting for the first match still waits for it.
+// index finished a sync): the cache is dropped and every section is
+// fetched anew. The rows on screen stay until the answers arrive, a row
+// the user moved to stays highlighted, and a pick waiting for the first
+// match still waits for it.
 func (m Model) Refresh() (Model, tea.Cmd) {
 	if !m.open {
 		return m, nil
@@ -411,15 +372,17 @@ func (m Model) Refresh() (Model, tea.Cmd) {
 	if f, ok := m.source.(forgetter); ok {
 		f.Forget()
 	}
-	accept := m.acceptOnArrival
+	accept, chose, seen := m.acceptOnArrival, m.chose, m.cursorRef()
 	m.pv.gen++
 	m, cmd := m.runQuery(m.query)
-	m.acceptOnArrival = accept
+	m.acceptOnArrival, m.chose = accept, chose
+	m.placeCursor(seen)
 	return m.followPreview(cmd)
 }
 
-// SetQuery changes the query. A cached answer shows at once; otherwise one
-// fetch starts, with its own context, and the previous one is cancelled.
+// SetQuery changes the query. A cached answer shows at once; otherwise
+// each section's fetch starts, with its own context, and the previous
+// one is cancelled.
 func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 	if !m.open || query == m.query {
 		return m, nil
@@ -428,58 +391,17 @@ func (m Model) SetQuery(query string) (Model, tea.Cmd) {
 	return m.followPreview(cmd)
 }
 
-// runQuery makes query current and answers it, from the cache or a fetch.
+// runQuery makes query current and asks every section, and puts the
+// highlight on the first row in section order.
 func (m Model) runQuery(query string) (Model, tea.Cmd) {
 	m.query = query
 	m.chose = false
 	m.acceptOnArrival = false
 	m.notice, m.nudged = "", false
-	m.stopFetch()
 	m.seq++
-	hits := m.startHits()
-	items := m.startSections()
-	if !m.sessionsAnswer(query) {
-		m.pending, m.slow = false, false
-		m.setItems(query, nil, nil)
-		return m, tea.Batch(hits, items, m.slowTickIfPending())
-	}
-	if cands, ok := m.cache[cacheKey{m.targetKey, query}]; ok {
-		m.pending, m.slow = false, false
-		m.setItems(query, cands, nil)
-		m.more = m.moreOf[cacheKey{m.targetKey, query}]
-		return m, tea.Batch(hits, items, m.slowTickIfPending())
-	}
-	m.pending, m.slow = true, false
-	ctx, cancel := m.fetchContext()
-	m.cancel = cancel
-	fetch := fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, query, m.sourceQueries(query))
-	return m, tea.Batch(fetch, m.slowTick(), hits, items)
-}
-
-func fetchCmd(src Source, ctx context.Context, id int64, seq uint64, target, query string, asked []string) tea.Cmd {
-	return func() tea.Msg {
-		cands, more, err := fetchAll(ctx, src, asked)
-		return FetchedMsg{picker: id, seq: seq, target: target, Query: query, Candidates: cands, More: more, Err: err, cancelled: ctx.Err() != nil}
-	}
-}
-
-func (m *Model) stopFetch() {
-	if m.cancel != nil {
-		m.cancel()
-		m.cancel = nil
-	}
-}
-
-func (m *Model) setItems(query string, cands []sessionref.Candidate, err error) {
-	id, at, chose := m.hostChoice()
-	m.items, m.itemsQuery, m.err = cands, query, err
-	m.filterHits()
-	m.cursor, m.offset = 0, 0
-	if chose && m.restoreCursor(id, at) {
-		m.scrollToCursor() // the host's item the user moved to stays highlighted
-		return
-	}
-	m.skipDisabled(1)
+	cmd := m.askAll()
+	m.placeCursor(rowRef{})
+	return m, cmd
 }
 
 // cacheKey is what a cached answer answers: a query asked for a target.

@@ -150,12 +150,12 @@ func picked(t *testing.T, msgs []tea.Msg) PickedMsg {
 func TestOpenFetchAndPick(t *testing.T) {
 	src := &fakeSource{}
 	m, cmd := newTestPicker(src).Open("pars")
-	if !m.IsOpen() || m.Fresh() {
+	if !m.IsOpen() || m.SectionFresh(SessionsID) {
 		t.Fatal("should be open and pending")
 	}
 	m, _ = settle(m, cmd)
-	if !m.Fresh() || len(m.Items()) != 2 {
-		t.Fatalf("items %d", len(m.Items()))
+	if !m.SectionFresh(SessionsID) || len(m.Answer(SessionsID).Candidates) != 2 {
+		t.Fatalf("items %d", len(m.Answer(SessionsID).Candidates))
 	}
 	m, _ = m.Update(press("down"))
 	if !m.WantsKey(press("enter")) {
@@ -170,7 +170,7 @@ func TestOpenFetchAndPick(t *testing.T) {
 }
 
 func TestNavigationWrapsAndPages(t *testing.T) {
-	m, cmd := newTestPicker(&fakeSource{}, WithMaxRows(3)).Open("")
+	m, cmd := newTestPicker(&fakeSource{}, withMaxRows(3)).Open("")
 	m, _ = settle(m, cmd)
 	m, _ = m.Update(press("up"))
 	if m.Cursor() != len(corpus)-1 {
@@ -209,8 +209,8 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	// The newer reply lands first, then the older one.
 	m, _ = feed(m, msgsB)
 	m, _ = feed(m, msgsA)
-	if m.Query() != "pars" || len(m.Items()) != 2 {
-		t.Fatalf("older reply overwrote newer: %d items for %q", len(m.Items()), m.Query())
+	if m.Query() != "pars" || len(m.Answer(SessionsID).Candidates) != 2 {
+		t.Fatalf("older reply overwrote newer: %d items for %q", len(m.Answer(SessionsID).Candidates), m.Query())
 	}
 	// A fast Enter while the newest query is pending never picks a row of
 	// an older query.
@@ -262,7 +262,7 @@ func TestCacheMakesBackspaceInstant(t *testing.T) {
 	m, _ = settle(m, cmd)
 	calls := len(src.calls)
 	m, cmd = m.SetQuery("par")
-	if cmd != nil || !m.Fresh() || len(src.calls) != calls {
+	if cmd != nil || !m.SectionFresh(SessionsID) || len(src.calls) != calls {
 		t.Fatal("a cached query fetched again")
 	}
 }
@@ -317,7 +317,7 @@ func TestDisabledRows(t *testing.T) {
 		}
 		return "", false
 	}
-	m, cmd := newTestPicker(&fakeSource{}, WithDisable(disable)).Open("")
+	m, cmd := newTestPicker(&fakeSource{}, withDisable(disable)).Open("")
 	m, _ = settle(m, cmd)
 	if m.Cursor() != 1 {
 		t.Fatalf("cursor should skip the disabled first row, got %d", m.Cursor())
@@ -343,7 +343,7 @@ func TestDisabledRows(t *testing.T) {
 }
 
 func TestMouse(t *testing.T) {
-	m, cmd := newTestPicker(&fakeSource{}, WithMaxRows(3), WithWidth(60)).Open("")
+	m, cmd := newTestPicker(&fakeSource{}, withMaxRows(3), withWidth(60)).Open("")
 	m, _ = settle(m, cmd)
 	r := m.Rect()
 	if r.H != 5 || r.Y != 20-5 || r.X != 2 || r.W != 60 {
@@ -409,7 +409,7 @@ func TestGoldenViews(t *testing.T) {
 	for _, w := range []int{40, 80, 120} {
 		for _, q := range []string{"", "pars"} {
 			t.Run(fmt.Sprintf("w%d_q%s", w, q), func(t *testing.T) {
-				m := newTestPicker(&fakeSource{}, WithDisable(func(c sessionref.Candidate) (string, bool) {
+				m := newTestPicker(&fakeSource{}, withDisable(func(c sessionref.Candidate) (string, bool) {
 					return "already mentioned", c.SessionID == "scratch"
 				}))
 				m.SetScreenSize(w, 24)
@@ -481,7 +481,7 @@ func TestResizeKeepsTheHighlightInView(t *testing.T) {
 	m.SetScreenSize(200, 60)
 	m.SetAnchor(0, 59)
 	m, _ = m.Open("")
-	m, _ = m.Update(NewFetchedMsg(m, "", many, nil))
+	m, _ = m.Update(fetchedMsg(m, "", many, nil))
 	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
 	visible := func() bool {
 		first, h := m.lineOf(m.cursor)

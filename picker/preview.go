@@ -20,9 +20,12 @@ type Preview struct {
 	// Snapshot is the session as the prompt would carry it, its
 	// conversation oldest first.
 	Snapshot sessionref.Snapshot
-	// Bytes is the size of the snapshot in the prompt; the picker's
-	// preview cache counts it against its budget.
+	// Bytes is the size of the snapshot in the prompt, or of Text; the
+	// picker's preview cache counts it against its budget.
 	Bytes int
+	// Text is the preview of a host's item (see [Section].Preview); ""
+	// for a session.
+	Text string
 }
 
 // Previewer reads the preview of one session. Like [Source] it is called
@@ -41,34 +44,27 @@ func (f PreviewerFunc) Preview(ctx context.Context, c sessionref.Candidate) (Pre
 }
 
 // ResolverPreviewer previews a session through r's own Prepare, exactly
-// as a send would capture it: a message written in target that mentions
-// just that session, with the label a pick would give it (see
-// [MentionLabel]). There is one projection and one budget, so the
-// preview says what a send would say, failures included: a session that
-// cannot be read, or cannot fit r's budget, gives the *sessionref.Error a
-// send would give, which the picker shows in the words of
-// [sessionref.Describe] under r's Config.
-//
-// After [Model.SetTarget] the picker's reads carry the new target in
-// their context (see [TargetFromContext]), which is used instead of
-// target.
-func ResolverPreviewer(r *sessionref.Resolver, target sessionref.Target) Previewer {
-	return resolverPreviewer{r, target}
+// as a send would capture it: a message written in the picker's target
+// (see [Model.SetTarget], carried in ctx) that mentions just that
+// session, with the label a pick would give it (see [MentionLabel]).
+// There is one projection and one budget, so the preview says what a
+// send would say, failures included: a session that cannot be read, or
+// cannot fit r's budget, gives the *sessionref.Error a send would give,
+// which the picker shows in the words of [sessionref.Describe] under r's
+// Config. Without a target it prepares as a message of no session.
+func ResolverPreviewer(r *sessionref.Resolver) Previewer {
+	return resolverPreviewer{r}
 }
 
 type resolverPreviewer struct {
-	r      *sessionref.Resolver
-	target sessionref.Target
+	r *sessionref.Resolver
 }
 
 // Config is the resolver's configuration, for the words of an error.
 func (p resolverPreviewer) Config() sessionref.Config { return p.r.Config() }
 
 func (p resolverPreviewer) Preview(ctx context.Context, c sessionref.Candidate) (Preview, error) {
-	t := p.target
-	if ct, ok := TargetFromContext(ctx); ok {
-		t = ct
-	}
+	t, _ := TargetFromContext(ctx)
 	label := pickLabel(c)
 	out, err := p.r.Prepare(ctx, t, nil, []sessionref.Reference{{SessionID: c.SessionID, Label: &label}})
 	if err != nil {
@@ -153,8 +149,9 @@ type previewMsg struct {
 	err     error
 }
 
-// previewKey is what a preview answers: a session, for a target.
-type previewKey struct{ target, id string }
+// previewKey is what a preview answers: a session (section "") or a
+// host's item of a section, for a target.
+type previewKey struct{ target, section, id string }
 
 // previewState is the picker's part for the preview.
 type previewState struct {
@@ -166,6 +163,8 @@ type previewState struct {
 	wantC   sessionref.Candidate
 	wantHit Hit
 	hasHit  bool
+	// wantItem is the host's item to show, when want.section is set.
+	wantItem Item
 	// reading is the session being read, when a read runs; readSeq tags
 	// its answer, cancel stops it.
 	reading previewKey
@@ -188,18 +187,19 @@ type previewState struct {
 // PreviewShown reports whether a preview is drawn now: beside the rows,
 // or in their place.
 func (m Model) PreviewShown() bool {
-	return m.open && m.previewer != nil && (m.layout().previewW > 0)
+	return m.open && m.hasPreviews() && (m.layout().previewW > 0)
 }
 
-// PreviewFor returns the preview on screen for the highlighted session,
-// and whether it has arrived; err is the previewer's error, for a session
-// that cannot be referenced.
-func (m Model) PreviewFor() (p Preview, err error, ok bool) {
+// PreviewFor returns the preview on screen for the highlighted row (a
+// session, or a host's item whose section previews), and whether it has
+// arrived; err is the previewer's error, for a session that cannot be
+// referenced.
+func (m Model) PreviewFor() (p Preview, ok bool, err error) {
 	e := m.previewEntry()
 	if e == nil {
-		return Preview{}, nil, false
+		return Preview{}, false, nil
 	}
-	return e.preview, e.err, true
+	return e.preview, true, e.err
 }
 
 // previewEntry is the cached preview of the session to show, if any.
@@ -214,7 +214,25 @@ func (m Model) previewEntry() *previewEntry {
 // open with a previewer, and the preview is beside the rows or toggled
 // into their place.
 func (m Model) previewing() bool {
-	return m.open && m.previewer != nil && (m.previewWide() || m.pv.shown)
+	if !m.open || !m.hasPreviews() || !(m.previewWide() || m.pv.shown) {
+		return false
+	}
+	_, ok := m.highlightedPreview()
+	return ok
+}
+
+// hasPreviews reports whether any row may have a preview: with a
+// previewer of sessions, or a host's section that previews its items.
+func (m Model) hasPreviews() bool {
+	if m.previewer != nil {
+		return true
+	}
+	for i := range m.secs {
+		if m.secs[i].host.Preview != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // previewInPlace reports whether the preview is drawn in place of the
@@ -232,36 +250,71 @@ func (m Model) previewWide() bool {
 	return w >= PreviewMinWidth
 }
 
-// highlightedSession is the highlighted session (candidate or hit) the
-// preview follows, and its hit when it is one. A row of an older answer
-// is previewed too: the user sees it highlighted.
-func (m Model) highlightedSession() (sessionref.Candidate, Hit, bool, bool) {
+// previewTarget is what the preview shows: a session (with its hit,
+// when it is one) or a host's item, and the read that gets it.
+type previewTarget struct {
+	key   previewKey
+	c     sessionref.Candidate
+	hit   Hit
+	isHit bool
+	item  Item
+	read  func(ctx context.Context) (Preview, error)
+}
+
+// highlightedPreview is the highlighted row's preview to show, when its
+// section has one: a session's, with a previewer, or a host's item's,
+// with its section's Preview. A row of an older answer is previewed too:
+// the user sees it highlighted.
+func (m Model) highlightedPreview() (previewTarget, bool) {
 	if !m.open || m.cursor < 0 || m.cursor >= m.entries() {
-		return sessionref.Candidate{}, Hit{}, false, false
+		return previewTarget{}, false
 	}
 	b, j := m.locate(m.cursor)
-	switch {
-	case j < 0 || b.kind == kindHost:
-		return sessionref.Candidate{}, Hit{}, false, false
-	case b.kind == kindHits:
-		return m.hits[j].Candidate, m.hits[j], true, true
+	if j < 0 {
+		return previewTarget{}, false
 	}
-	return m.items[j], Hit{}, false, true
+	s := &m.secs[b.sec]
+	if b.kind == kindHost {
+		pv := s.host.Preview
+		if pv == nil {
+			return previewTarget{}, false
+		}
+		it := s.answer.Items[j]
+		read := func(ctx context.Context) (Preview, error) {
+			text, err := pv(ctx, it)
+			return Preview{Text: text, Bytes: len(text)}, err
+		}
+		return previewTarget{key: previewKey{m.targetKey, s.id, itemKey(it)}, item: it, read: read}, true
+	}
+	if m.previewer == nil {
+		return previewTarget{}, false
+	}
+	t := previewTarget{c: m.entry(m.cursor)}
+	if b.kind == kindHits {
+		t.hit, t.isHit = s.answer.Hits[j], true
+	}
+	t.key = previewKey{target: m.targetKey, id: t.c.SessionID}
+	p, c := m.previewer, t.c
+	t.read = func(ctx context.Context) (Preview, error) { return p.Preview(ctx, c) }
+	return t, true
 }
+
+// itemKey tells a host's items apart for the preview cache.
+func itemKey(it Item) string { return it.Label + "\x00" + it.Detail + "\x00" + it.Insert }
 
 // followPreview starts or cancels the preview's read after anything that
 // may have moved the highlight: at most one read runs, and the one that
-// runs is for the session highlighted last. A cached preview of this
-// opening needs no read.
+// runs is for the row highlighted last. A cached preview of this opening
+// needs no read.
 func (m Model) followPreview(cmd tea.Cmd) (Model, tea.Cmd) {
-	if m.previewer == nil {
+	if !m.hasPreviews() {
 		return m, cmd
 	}
 	if !m.open {
 		m.stopPreview()
 		return m, cmd
 	}
-	c, hit, isHit, ok := m.highlightedSession()
+	t, ok := m.highlightedPreview()
 	if !ok || !m.previewing() {
 		if m.pv.busy {
 			m.pv.cancel() // its answer comes back cancelled and frees the slot
@@ -271,9 +324,9 @@ func (m Model) followPreview(cmd tea.Cmd) (Model, tea.Cmd) {
 		m.pv.want = previewKey{}
 		return m, cmd
 	}
-	k := previewKey{m.targetKey, c.SessionID}
-	if k != m.pv.want || isHit != m.pv.hasHit || isHit && !sameHit(hit, m.pv.wantHit) {
-		m.pv.want, m.pv.wantC, m.pv.wantHit, m.pv.hasHit = k, c, hit, isHit
+	k := t.key
+	if k != m.pv.want || t.isHit != m.pv.hasHit || t.isHit && !sameHit(t.hit, m.pv.wantHit) {
+		m.pv.want, m.pv.wantC, m.pv.wantHit, m.pv.hasHit, m.pv.wantItem = k, t.c, t.hit, t.isHit, t.item
 		m.pv.top, m.pv.follow = 0, true
 	}
 	if m.pv.cache == nil {
@@ -296,7 +349,7 @@ func (m Model) followPreview(cmd tea.Cmd) (Model, tea.Cmd) {
 	m.pv.reads++
 	ctx, cancel := m.fetchContext()
 	m.pv.cancel = cancel
-	read := previewCmd(m.previewer, ctx, m.id, m.pv.readSeq, k, c)
+	read := previewCmd(t.read, ctx, m.id, m.pv.readSeq, k)
 	return m, tea.Batch(cmd, read)
 }
 
@@ -312,9 +365,9 @@ func sameHit(a, b Hit) bool {
 	return true
 }
 
-func previewCmd(p Previewer, ctx context.Context, id int64, seq uint64, k previewKey, c sessionref.Candidate) tea.Cmd {
+func previewCmd(read func(context.Context) (Preview, error), ctx context.Context, id int64, seq uint64, k previewKey) tea.Cmd {
 	return func() tea.Msg {
-		pv, err := p.Preview(ctx, c)
+		pv, err := read(ctx)
 		if err == nil && ctx.Err() != nil {
 			err = ctx.Err()
 		}

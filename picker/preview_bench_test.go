@@ -20,7 +20,7 @@ import (
 func BenchmarkHighlightMove(b *testing.B) {
 	p := &countingPreviewer{}
 	for _, mode := range []string{"off", "on-cached", "on-reading"} {
-		opts := []Option{WithMaxRows(20)}
+		opts := []Option{withMaxRows(20)}
 		if mode != "off" {
 			opts = append(opts, WithPreview(p))
 		}
@@ -84,12 +84,12 @@ func BenchmarkPreview64KiB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := newTestPicker(ResolverSource(r, target, 20), WithPreview(ResolverPreviewer(r, target)))
+	m := newTestPicker(ResolverSource(r, 20), withTarget(target), WithPreview(ResolverPreviewer(r)))
 	m.SetScreenSize(200, 60)
 	m.SetAnchor(2, 58)
 	m, cmd := m.Open("big")
 	m, _ = drain(m, cmd)
-	pv, _, ok := m.PreviewFor()
+	pv, ok, _ := m.PreviewFor()
 	if !ok || pv.Bytes < 60<<10 || !pv.Record.Truncated {
 		b.Fatalf("want a full 64 KiB snapshot, got %d bytes (%+v)", pv.Bytes, pv.Record)
 	}

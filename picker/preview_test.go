@@ -86,7 +86,7 @@ func newPreviewPickerCfg(t testing.TB, cfg sessionref.Config, w, h int, opts ...
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newTestPicker(ResolverSource(r, target, 20), append([]Option{WithPreview(ResolverPreviewer(r, target))}, opts...)...)
+	m := newTestPicker(ResolverSource(r, 20), append([]Option{withTarget(target), WithPreview(ResolverPreviewer(r))}, opts...)...)
 	m.SetScreenSize(w, h)
 	m.SetAnchor(2, h-2)
 	return m, r, target
@@ -105,7 +105,7 @@ func TestPreviewIsWhatASendCaptures(t *testing.T) {
 	if !m.PreviewShown() {
 		t.Fatal("a 120-column pane shows the preview beside the rows")
 	}
-	p, err, ok := m.PreviewFor()
+	p, ok, err := m.PreviewFor()
 	if !ok || err != nil {
 		t.Fatalf("preview not arrived: %v %v", ok, err)
 	}
@@ -152,7 +152,7 @@ func TestPreviewSaysWhyASessionCannotBeSent(t *testing.T) {
 	m, r, target := newPreviewPicker(t, 120, 40)
 	m, cmd := m.Open("broken")
 	m, _ = drain(m, cmd)
-	_, err, ok := m.PreviewFor()
+	_, ok, err := m.PreviewFor()
 	if !ok || err == nil {
 		t.Fatalf("want the read's error, got %v %v", ok, err)
 	}
@@ -210,7 +210,7 @@ func manyRows(n int) []sessionref.Candidate {
 // at a time, and only the last one shown.
 func TestPreviewFollowsTheHighlightOneReadAtATime(t *testing.T) {
 	p := &countingPreviewer{}
-	m := newTestPicker(&fakeSource{items: manyRows(20)}, WithPreview(p), WithMaxRows(20))
+	m := newTestPicker(&fakeSource{items: manyRows(20)}, WithPreview(p), withMaxRows(20))
 	m.SetScreenSize(120, 40)
 	m.SetAnchor(2, 38)
 	m, cmd := m.Open("")
@@ -237,7 +237,7 @@ func TestPreviewFollowsTheHighlightOneReadAtATime(t *testing.T) {
 		t.Fatalf("the first read was not cancelled: %v", p.calls)
 	}
 	m, next := m.Update(answer)
-	if _, _, ok := m.PreviewFor(); ok {
+	if _, ok, _ := m.PreviewFor(); ok {
 		t.Fatal("a cancelled read was shown")
 	}
 	m, _ = drain(m, next)
@@ -247,7 +247,7 @@ func TestPreviewFollowsTheHighlightOneReadAtATime(t *testing.T) {
 	if p.most != 1 {
 		t.Fatalf("%d reads ran at once", p.most)
 	}
-	if pv, _, ok := m.PreviewFor(); !ok || pv.Record.SessionID != "row-19" {
+	if pv, ok, _ := m.PreviewFor(); !ok || pv.Record.SessionID != "row-19" {
 		t.Fatalf("shown %+v %v, want row-19", pv.Record, ok)
 	}
 	if !strings.Contains(ansi.Strip(m.View()), "text of row 19") {
@@ -282,19 +282,19 @@ func TestPreviewFollowsTheHighlightOneReadAtATime(t *testing.T) {
 func TestPreviewCacheBudget(t *testing.T) {
 	c := newPreviewCache(2500)
 	for i := range 3 {
-		c.put(previewKey{"", fmt.Sprint(i)}, &previewEntry{preview: Preview{Bytes: 1000}})
+		c.put(previewKey{id: fmt.Sprint(i)}, &previewEntry{preview: Preview{Bytes: 1000}})
 		if i == 1 {
-			c.get(previewKey{"", "0"}) // 0 is used again: 1 goes first
+			c.get(previewKey{id: "0"}) // 0 is used again: 1 goes first
 		}
 	}
-	if c.peek(previewKey{"", "1"}) != nil || c.peek(previewKey{"", "0"}) == nil || c.peek(previewKey{"", "2"}) == nil {
+	if c.peek(previewKey{id: "1"}) != nil || c.peek(previewKey{id: "0"}) == nil || c.peek(previewKey{id: "2"}) == nil {
 		t.Fatalf("kept %v", c.order)
 	}
 	if c.bytes() != 2000 {
 		t.Fatalf("used %d", c.bytes())
 	}
-	c.put(previewKey{"", "big"}, &previewEntry{preview: Preview{Bytes: 9000}})
-	if len(c.entries) != 1 || c.peek(previewKey{"", "big"}) == nil {
+	c.put(previewKey{id: "big"}, &previewEntry{preview: Preview{Bytes: 9000}})
+	if len(c.entries) != 1 || c.peek(previewKey{id: "big"}) == nil {
 		t.Fatalf("a preview over the budget is kept alone: %v", c.order)
 	}
 }
@@ -364,7 +364,7 @@ func TestPreviewOfAHitShowsTheMatch(t *testing.T) {
 		c := cand("aaaa0001-0000-4000-8000-000000000001", "parser one", ptr("/home/dev/src/mentions"), time.Hour, sessionref.RankSameCwd)
 		return []Hit{{Candidate: c, Snippet: snippet, Match: [][2]int{{14, 19}}}}, nil
 	}
-	m := newTestPicker(&fakeSource{items: []sessionref.Candidate{}}, WithHitSource(hits), WithPreview(ResolverPreviewer(r, target)), WithStyles(PlainStyles()))
+	m := newTestPicker(&fakeSource{items: []sessionref.Candidate{}}, WithHitSource(hits), withTarget(target), WithPreview(ResolverPreviewer(r)), withStyles(PlainStyles()))
 	m.SetScreenSize(120, 30)
 	m.SetAnchor(2, 28)
 	m, cmd := m.Open("retry")
@@ -435,7 +435,7 @@ func TestGoldenPreview(t *testing.T) {
 func TestPreviewCacheFollowsCaptureSeq(t *testing.T) {
 	store, target := previewStore(t)
 	r, _ := sessionref.NewResolver(store, sessionref.Config{})
-	m := newTestPicker(ResolverSource(r, target, 20), WithPreview(ResolverPreviewer(r, target)))
+	m := newTestPicker(ResolverSource(r, 20), withTarget(target), WithPreview(ResolverPreviewer(r)))
 	m.SetScreenSize(120, 40)
 	m.SetAnchor(2, 38)
 	m, cmd := m.Open("parser two")
@@ -560,8 +560,8 @@ func TestPreviewFollowsAResize(t *testing.T) {
 	m, cmd := m.Open("")
 	m, _ = drain(m, cmd)
 	first, ok := m.Highlighted()
-	if !ok || len(m.Items()) < 2 {
-		t.Fatalf("need two rows, have %d", len(m.Items()))
+	if !ok || len(m.Answer(SessionsID).Candidates) < 2 {
+		t.Fatalf("need two rows, have %d", len(m.Answer(SessionsID).Candidates))
 	}
 	m, cmd = m.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
 	m, _ = drain(m, cmd)

@@ -169,7 +169,11 @@ func (m Model) previewRendered(e *previewEntry, w int) *previewRender {
 	if r := e.render; r != nil && r.width == w && r.terms == strings.Join(terms, "\x00") {
 		return r
 	}
-	e.render = renderPreview(e.preview, w, snippet, terms)
+	if m.pv.want.section != "" {
+		e.render = renderText(e.preview.Text, w)
+	} else {
+		e.render = renderPreview(e.preview, w, snippet, terms)
+	}
 	return e.render
 }
 
@@ -215,10 +219,10 @@ func (m Model) previewView(w, h int) []string {
 	e := m.previewEntry()
 	switch {
 	case m.pv.want.id == "":
-		line(seg{"no session highlighted", partStatus})
+		line(seg{"nothing highlighted", partStatus})
 	case e == nil:
 		line(head...)
-		line(seg{"reading " + textutil.ShortID(c.SessionID) + "…", partStatus})
+		line(seg{"reading " + m.previewName() + "…", partStatus})
 	case e.err != nil:
 		line(head...)
 		for _, l := range textutil.Wrap(m.previewErrText(e.err), w) {
@@ -227,6 +231,9 @@ func (m Model) previewView(w, h int) []string {
 	default:
 		line(head...)
 		meta := textutil.ShortID(c.SessionID) + " " + summaryLine(e.preview.Record)
+		if m.pv.want.section != "" {
+			meta = itemText(m.pv.wantItem.Detail)
+		}
 		if e.gen != m.pv.gen && m.pv.busy {
 			meta += " · reading…"
 		}
@@ -249,6 +256,9 @@ func (m Model) previewView(w, h int) []string {
 // rows, the key that brings them back.
 func (m Model) previewHeading(w int) []seg {
 	label := "@" + textutil.Inline(pickLabel(m.pv.wantC))
+	if m.pv.want.section != "" {
+		label = itemText(m.pv.wantItem.Label)
+	}
 	k := m.keys.Preview.Help().Key
 	if m.previewWide() || k == "" {
 		return []seg{{label, partLabel}}
@@ -260,4 +270,29 @@ func (m Model) previewHeading(w int) []seg {
 	}
 	label = textutil.Truncate(label, w-hw, "…")
 	return []seg{{label, partLabel}, {spaces(w - hw - textutil.Width(label)), partPlain}, {hint, partMeta}}
+}
+
+// previewName names what the preview reads, while it reads it.
+func (m Model) previewName() string {
+	if m.pv.want.section != "" {
+		return itemText(m.pv.wantItem.Label)
+	}
+	return textutil.ShortID(m.pv.wantC.SessionID)
+}
+
+// renderText breaks a host item's preview into lines w cells wide,
+// sanitised as a conversation's text is.
+func renderText(text string, w int) *previewRender {
+	r := &previewRender{width: w, match: 0} // shown from its start
+
+	if strings.TrimSpace(text) == "" {
+		r.lines = append(r.lines, []seg{{"(nothing to preview)", partStale}})
+		return r
+	}
+	for _, para := range strings.Split(textutil.Block(text), "\n") {
+		for _, l := range textutil.Wrap(para, max(w, 1)) {
+			r.lines = append(r.lines, []seg{{l, partPlain}})
+		}
+	}
+	return r
 }

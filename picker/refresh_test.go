@@ -23,24 +23,24 @@ func TestRefreshRefetchesTheOpenQuery(t *testing.T) {
 	m := newTestPicker(src)
 	m, cmd := m.Open("al")
 	m, _ = settle(m, cmd)
-	if len(m.Items()) != 1 {
-		t.Fatalf("first answer: %d rows", len(m.Items()))
+	if len(m.Answer(SessionsID).Candidates) != 1 {
+		t.Fatalf("first answer: %d rows", len(m.Answer(SessionsID).Candidates))
 	}
 	mu.Lock()
 	cands = append(cands, sessionref.Candidate{SessionID: "b", Label: "alps"})
 	mu.Unlock()
 	m, cmd = m.SetQuery("al") // the same query: answered from the cache, nothing new
 	m, _ = settle(m, cmd)
-	if len(m.Items()) != 1 {
-		t.Fatalf("the same query fetched again: %d rows", len(m.Items()))
+	if len(m.Answer(SessionsID).Candidates) != 1 {
+		t.Fatalf("the same query fetched again: %d rows", len(m.Answer(SessionsID).Candidates))
 	}
 	m, cmd = m.Refresh()
-	if len(m.Items()) != 1 {
+	if len(m.Answer(SessionsID).Candidates) != 1 {
 		t.Fatal("the rows on screen went before the new answer came")
 	}
 	m, _ = settle(m, cmd)
-	if len(m.Items()) != 2 || !m.Fresh() {
-		t.Fatalf("after Refresh: %d rows, fresh %v", len(m.Items()), m.Fresh())
+	if len(m.Answer(SessionsID).Candidates) != 2 || !m.SectionFresh(SessionsID) {
+		t.Fatalf("after Refresh: %d rows, fresh %v", len(m.Answer(SessionsID).Candidates), m.SectionFresh(SessionsID))
 	}
 	m = m.Close()
 	if _, cmd := m.Refresh(); cmd != nil {
@@ -61,15 +61,15 @@ func TestRefreshReadsAResolverSourceStoreAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := ResolverSource(r, sessionref.Target{ID: "host"}, 0)
+	src := ResolverSource(r, 0)
 	// Reads are reused for ResolverMaxAge; an hour here, so that the
 	// keystroke below falls inside it however slow the machine is.
 	src.(resolverSource).l.SetMaxAge(time.Hour)
-	m := newTestPicker(src)
+	m := newTestPicker(src, withTarget(sessionref.Target{ID: "host"}))
 	m, cmd := m.Open("re")
 	m, _ = settle(m, cmd)
-	if len(m.Items()) != 1 {
-		t.Fatalf("first answer: %d rows", len(m.Items()))
+	if len(m.Answer(SessionsID).Candidates) != 1 {
+		t.Fatalf("first answer: %d rows", len(m.Answer(SessionsID).Candidates))
 	}
 	if err := store.Create("two", nil, time.Unix(200, 0)); err != nil {
 		t.Fatal(err)
@@ -77,12 +77,12 @@ func TestRefreshReadsAResolverSourceStoreAgain(t *testing.T) {
 	store.SetTitle("two", "retry again")
 	m, cmd = m.SetQuery("ret") // within the max age: the last read of the store
 	m, _ = settle(m, cmd)
-	if len(m.Items()) != 1 {
-		t.Fatalf("a keystroke within ResolverMaxAge read the store again: %d rows", len(m.Items()))
+	if len(m.Answer(SessionsID).Candidates) != 1 {
+		t.Fatalf("a keystroke within ResolverMaxAge read the store again: %d rows", len(m.Answer(SessionsID).Candidates))
 	}
 	m, cmd = m.Refresh()
 	m, _ = settle(m, cmd)
-	if len(m.Items()) != 2 {
-		t.Fatalf("after Refresh: %d rows, want the new session too", len(m.Items()))
+	if len(m.Answer(SessionsID).Candidates) != 2 {
+		t.Fatalf("after Refresh: %d rows, want the new session too", len(m.Answer(SessionsID).Candidates))
 	}
 }

@@ -282,15 +282,16 @@ func (c *columns) giveSpare(n columnNeeds) bool {
 func (m Model) informative() (cwd, badge bool) {
 	// The sessions' rows only (candidates, then hits), read in place: a
 	// View costs no more for a long list than the first differing row.
-	n := len(m.items) + len(m.hits)
+	items, hits := m.sessions().answer.Candidates, m.Answer(MessagesID).Hits
+	n := len(items) + len(hits)
 	if n == 0 {
 		return true, true
 	}
 	at := func(i int) *sessionref.Candidate {
-		if i < len(m.items) {
-			return &m.items[i]
+		if i < len(items) {
+			return &items[i]
 		}
-		return &m.hits[i-len(m.items)].Candidate
+		return &hits[i-len(items)].Candidate
 	}
 	first := at(0)
 	sameCwd, sameRank := true, true

@@ -2,19 +2,22 @@ package picker
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshkit/mentions/sessionref"
 )
 
-// The IDs of the picker's own sections, for [WithOrder] and
+// The IDs of the picker's own sections, for [WithOrder], [AnswerMsg] and
 // [PickedMsg].Section.
 const (
-	// SessionsID is the candidates' section: sessions by title, folder
-	// or id, from the picker's [Source].
+	// SessionsID is the sessions section: sessions by title, folder or
+	// id, from the picker's [Source].
 	SessionsID = "sessions"
 	// MessagesID is the "in messages" section of [WithHitSource].
 	MessagesID = "in messages"
@@ -35,6 +38,11 @@ type Item struct {
 	Insert string
 	// Value is the host's own, handed back with the pick.
 	Value any
+	// Manual marks an item that Tab or Enter picks only when the user
+	// highlighted it (a key, the mouse): a row that is always there,
+	// such as "Browse files…", is never highlighted by itself, so it
+	// does not win every query that matches nothing else.
+	Manual bool
 }
 
 // ItemSource answers a section's query. Like [Source] it is called from a
@@ -44,12 +52,18 @@ type Item struct {
 // query only when the section's OnEmpty is set.
 type ItemSource func(ctx context.Context, query string) ([]Item, error)
 
+// ItemPreviewer reads the preview of a host's item: plain text (the
+// start of a file, say), drawn sanitised and wrapped like a session's
+// conversation. Like [Previewer] it is called from a tea.Cmd, one read at
+// a time, and must honour ctx.
+type ItemPreviewer func(ctx context.Context, it Item) (string, error)
+
 // Section is a host's section of the popup, under a heading of its own.
-// Its rows are fetched like the candidates: once per query, tagged with
+// Its rows are fetched like every section's: once per query, tagged with
 // it, cancelled when the query changes, a stale answer dropped, and
 // "searching…" shown in its heading when the answer is slow.
 type Section struct {
-	// ID names the section in [WithOrder], [ItemsMsg] and [PickedMsg];
+	// ID names the section in [WithOrder], [AnswerMsg] and [PickedMsg];
 	// it must not be empty, [SessionsID] or [MessagesID].
 	ID string
 	// Title is the heading drawn above its rows.
@@ -59,22 +73,41 @@ type Section struct {
 	// OnEmpty makes the section answer an empty '@' too (a blank query);
 	// otherwise it shows nothing until something is typed.
 	OnEmpty bool
+	// Preview, when set, previews the highlighted item beside the rows
+	// (or in their place, in a narrow pane), as [WithPreview] does for
+	// sessions. Without it an item has no preview: while one is
+	// highlighted the rows take the popup's whole width.
+	Preview ItemPreviewer
 }
 
 // WithSection adds a host's section to the popup, or replaces the
 // section of the same ID. A section without a Source or with an empty or
-// reserved ID is ignored. Sections show in the order of [WithOrder], by
-// default after the picker's own: sessions, "in messages", then the
-// host's in the order they were added.
+// reserved ID is ignored. Sections show in the order of [WithOrder]; see
+// there for the default. A section whose rows depend on the current
+// session reads it from its context ([TargetFromContext]).
 func WithSection(s Section) Option {
-	return func(m *Model) { m.SetSection(s) }
+	return func(m *Model) {
+		if s.ID == "" || s.ID == SessionsID || s.ID == MessagesID || s.Source == nil {
+			return
+		}
+		for i := range m.hosts {
+			if m.hosts[i].ID == s.ID {
+				m.hosts[i] = s
+				return
+			}
+		}
+		m.hosts = append(m.hosts, s)
+	}
 }
 
 // WithOrder sets the order of the popup's sections by ID ([SessionsID],
 // [MessagesID] and the IDs of the host's sections). Sections it does not
 // name follow in the default order, so none is lost; unknown IDs are
-// ignored. One cursor moves through all sections in this order, and the
-// entries are numbered in it (see [Model.RowAt]).
+// ignored. The default order is the sessions, the host's sections in the
+// order they were added, then "in messages": what matches by name comes
+// before what matches by what was said. One cursor moves through all
+// sections in this order, the entries are numbered in it (see
+// [Model.RowAt]), and the highlight rule (see the package doc) follows it.
 func WithOrder(ids ...string) Option {
 	return func(m *Model) { m.order = slices.Clone(ids) }
 }
@@ -87,27 +120,31 @@ func WithSessionsOnEmpty(on bool) Option {
 	return func(m *Model) { m.noSessionsOnEmpty = !on }
 }
 
-// SetSection adds a host's section, or replaces the one of the same ID
-// (a new source after the host switched sessions, say); see
-// [WithSection]. The change shows from the next query on.
-func (m *Model) SetSection(s Section) {
-	if s.ID == "" || s.ID == SessionsID || s.ID == MessagesID || s.Source == nil {
-		return
-	}
-	m.sections = slices.Clone(m.sections)
-	for i := range m.sections {
-		if m.sections[i].ID == s.ID {
-			m.sections[i].Section = s
-			return
-		}
-	}
-	m.sections = append(m.sections, hostSection{Section: s})
+// Answer is a section's answer to one query: the rows of its kind, and
+// the source's error.
+type Answer struct {
+	// Candidates are the rows of the sessions section ([SessionsID]), in
+	// the source's order.
+	Candidates []sessionref.Candidate
+	// More says the source matched more sessions than it listed (its
+	// limit); the popup then says that typing filters.
+	More bool
+	// Hits are the rows of the "in messages" section ([MessagesID]).
+	// Read back with [Model.Answer], they leave out the sessions the
+	// sessions section lists.
+	Hits []Hit
+	// Items are the rows of a host's section, in its source's order.
+	Items []Item
+	// Err is the source's error; the section's heading, or the status
+	// while nothing shows, says it.
+	Err error
 }
 
-// ItemsMsg carries a host section's answer to one query. Like
-// [FetchedMsg] it is applied only if it answers the picker's newest
-// query for its current target and that section is still waiting for it.
-type ItemsMsg struct {
+// AnswerMsg carries one section's answer to one query. Hosts pass it to
+// Update like any other message; it is applied only if it answers the
+// picker's newest query for its current target and that section is still
+// waiting for it.
+type AnswerMsg struct {
 	picker int64
 	seq    uint64
 	target string
@@ -115,72 +152,165 @@ type ItemsMsg struct {
 	Section string
 	// Query is the query answered.
 	Query string
-	// Items are the section's rows, in the source's order.
-	Items []Item
-	// Err is the source's error; the section's heading shows it.
-	Err error
+	Answer
 	// cancelled says the fetch's context had ended when it returned.
 	cancelled bool
 }
 
-// NewItemsMsg builds the answer of p's section to p's newest query, for
-// tests and hosts that fake a source. It is dropped when query is not p's
-// current query or that section's answer came already.
-func NewItemsMsg(p Model, section, query string, items []Item, err error) ItemsMsg {
-	return ItemsMsg{picker: p.id, seq: p.seq, target: p.targetKey, Section: section, Query: query, Items: items, Err: err}
+// NewAnswerMsg builds section's answer to p's newest query, for tests
+// and hosts that fake a source: passed to p's Update it is applied as if
+// the section's source had returned a. It is dropped when query is not
+// p's current query or that section's answer came already.
+func NewAnswerMsg(p Model, section, query string, a Answer) AnswerMsg {
+	return AnswerMsg{picker: p.id, seq: p.seq, target: p.targetKey, Section: section, Query: query, Answer: a}
 }
 
-// hostSection is a host's section and its answer to the last query.
-type hostSection struct {
-	Section
-	items   []Item
-	query   string // the query items answer
-	err     error
-	pending bool
-	slow    bool
+// sectionKind is what a section holds.
+type sectionKind uint8
+
+const (
+	kindSessions sectionKind = iota // the candidates
+	kindHits                        // the "in messages" hits
+	kindHost                        // a host's items
+)
+
+// sectionState is one section of the popup, whichever its kind, and its
+// answer to the last query asked: the one state every section keeps.
+type sectionState struct {
+	id   string
+	kind sectionKind
+	host Section // a host's section; its Title, Source, OnEmpty, Preview
+	// answer is what the section shows; it answers query.
+	answer Answer
+	query  string
+	// hitsAll is the "in messages" answer whole; answer.Hits leaves out
+	// the sessions the sessions section lists.
+	hitsAll []Hit
+	pending bool // asked, not answered yet
+	slow    bool // asked long enough ago to say so
 	cancel  context.CancelFunc
 }
 
-// SectionItems returns the rows of the host's section id, which answer
-// Query only when SectionFresh; nil for an unknown id.
-func (m Model) SectionItems(id string) []Item {
-	if i := m.sectionIndex(id); i >= 0 {
-		return m.sections[i].items
+// rows is how many entries s shows.
+func (s *sectionState) rows() int {
+	switch s.kind {
+	case kindSessions:
+		return len(s.answer.Candidates)
+	case kindHits:
+		return len(s.answer.Hits)
+	}
+	return len(s.answer.Items)
+}
+
+// title is s's heading.
+func (s *sectionState) title() string {
+	switch {
+	case s.kind != kindHost:
+		return s.id
+	case s.host.Title != "":
+		return s.host.Title
+	}
+	return s.id
+}
+
+// stop cancels s's fetch, if one runs.
+func (s *sectionState) stop() {
+	if s.cancel != nil {
+		s.cancel()
+		s.cancel = nil
+	}
+	s.pending, s.slow = false, false
+}
+
+// clear forgets s's rows.
+func (s *sectionState) clear() {
+	s.answer, s.hitsAll, s.query = Answer{}, nil, ""
+}
+
+// arrange builds the sections, in their order, once the options are in.
+func (m *Model) arrange() {
+	all := []sectionState{{id: SessionsID, kind: kindSessions}}
+	for _, h := range m.hosts {
+		all = append(all, sectionState{id: h.ID, kind: kindHost, host: h})
+	}
+	if m.hitSource != nil {
+		all = append(all, sectionState{id: MessagesID, kind: kindHits})
+	}
+	m.secs = make([]sectionState, 0, len(all))
+	for _, id := range m.order {
+		if i := slices.IndexFunc(all, func(s sectionState) bool { return s.id == id }); i >= 0 {
+			m.secs = append(m.secs, all[i])
+			all = slices.Delete(all, i, i+1)
+		}
+	}
+	m.secs = append(m.secs, all...)
+}
+
+// own gives m its own copy of the sections' state before it changes, so
+// that a copy of the model is unaffected (see Model).
+func (m *Model) own() { m.secs = slices.Clone(m.secs) }
+
+// secIndex is the index of section id in m.secs, or -1.
+func (m Model) secIndex(id string) int {
+	for i := range m.secs {
+		if m.secs[i].id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// sec is section id, or nil. Change it only after m.own.
+func (m *Model) sec(id string) *sectionState {
+	if i := m.secIndex(id); i >= 0 {
+		return &m.secs[i]
 	}
 	return nil
 }
 
-// SectionErr returns the error of the host's section id for the current
-// query, if any.
-func (m Model) SectionErr(id string) error {
-	if i := m.sectionIndex(id); i >= 0 {
-		return m.sections[i].err
+// sessions is the sessions section, which every picker has.
+func (m *Model) sessions() *sectionState { return &m.secs[m.secIndex(SessionsID)] }
+
+// Answer returns what section id shows: its rows and its source's error
+// for the query it answers, which is the current query only when
+// [Model.SectionFresh] says so. The hits leave out the sessions the
+// sessions section lists. It is the zero Answer for an unknown id.
+func (m Model) Answer(id string) Answer {
+	if i := m.secIndex(id); i >= 0 {
+		return m.secs[i].answer
 	}
-	return nil
+	return Answer{}
 }
 
-// SectionFresh reports whether the section id (the host's, [SessionsID]
-// or [MessagesID]) has answered the current query; an unknown id has
-// nothing to wait for.
+// SectionFresh reports whether section id has answered the current
+// query; an unknown id has nothing to wait for.
 func (m Model) SectionFresh(id string) bool {
-	switch id {
-	case SessionsID:
-		return m.Fresh()
-	case MessagesID:
-		return m.HitsFresh()
-	}
-	if i := m.sectionIndex(id); i >= 0 {
-		s := m.sections[i]
-		return !s.pending && s.query == m.query
+	if i := m.secIndex(id); i >= 0 {
+		return m.fresh(&m.secs[i])
 	}
 	return true
+}
+
+// fresh reports whether s's rows answer the current query.
+func (m Model) fresh(s *sectionState) bool { return !s.pending && s.query == m.query }
+
+// Err returns the errors of the sections' sources for the current query,
+// joined in section order; nil when none failed.
+func (m Model) Err() error {
+	var errs []error
+	for i := range m.secs {
+		if s := &m.secs[i]; s.answer.Err != nil && s.query == m.query {
+			errs = append(errs, s.answer.Err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Settled reports whether every section has answered the current query:
 // nothing is being fetched.
 func (m Model) Settled() bool {
-	for _, id := range m.sectionOrder() {
-		if !m.SectionFresh(id) {
+	for i := range m.secs {
+		if !m.fresh(&m.secs[i]) {
 			return false
 		}
 	}
@@ -191,7 +321,13 @@ func (m Model) Settled() bool {
 func (m Model) Len() int { return m.entries() }
 
 // Sections returns the IDs of the popup's sections in their order.
-func (m Model) Sections() []string { return m.sectionOrder() }
+func (m Model) Sections() []string {
+	out := make([]string, len(m.secs))
+	for i := range m.secs {
+		out[i] = m.secs[i].id
+	}
+	return out
+}
 
 // HighlightedItem returns the highlighted host item and the ID of its
 // section, when a host item is highlighted, answers the current query and
@@ -205,142 +341,120 @@ func (m Model) HighlightedItem() (Item, string, bool) {
 	if b.kind != kindHost {
 		return Item{}, "", false
 	}
-	s := m.sections[b.host]
-	return s.items[j], s.ID, true
+	s := &m.secs[b.sec]
+	return s.answer.Items[j], s.id, true
 }
 
-func (m Model) sectionIndex(id string) int {
-	for i := range m.sections {
-		if m.sections[i].ID == id {
-			return i
-		}
+// asks reports whether s is asked query: a blank query only when the
+// section answers an empty '@' (the sessions unless
+// WithSessionsOnEmpty(false), a host's with OnEmpty, never the hits).
+func (m Model) asks(s *sectionState, query string) bool {
+	if strings.TrimSpace(query) != "" {
+		return true
 	}
-	return -1
+	switch s.kind {
+	case kindSessions:
+		return !m.noSessionsOnEmpty
+	case kindHost:
+		return s.host.OnEmpty
+	}
+	return false
 }
 
-// sectionOrder is the IDs of all sections in the order drawn.
-func (m Model) sectionOrder() []string {
-	all := make([]string, 0, 2+len(m.sections))
-	all = append(all, SessionsID)
-	if m.hitSource != nil {
-		all = append(all, MessagesID)
-	}
-	for _, s := range m.sections {
-		all = append(all, s.ID)
-	}
-	out := make([]string, 0, len(all))
-	for _, id := range m.order {
-		if slices.Contains(all, id) && !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	for _, id := range all {
-		if !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// sessionsAnswer reports whether the sessions section is asked query.
-func (m Model) sessionsAnswer(query string) bool {
-	return !m.noSessionsOnEmpty || strings.TrimSpace(query) != ""
-}
-
-// hostPending reports whether a host section is waiting for its answer;
-// hostSlow whether one has waited long enough to say so.
-func (m Model) hostPending() (pending, slow bool) {
-	for _, s := range m.sections {
-		pending = pending || s.pending
-		slow = slow || s.pending && s.slow
-	}
-	return pending, slow
-}
-
-// anyPending reports whether any section waits for its answer.
+// anyPending reports whether any section waits for its answer; anySlow
+// whether one has waited long enough to say so.
 func (m Model) anyPending() bool {
-	p, _ := m.hostPending()
-	return m.pending || m.hitsPending || p
+	for i := range m.secs {
+		if m.secs[i].pending {
+			return true
+		}
+	}
+	return false
 }
 
-// startSections asks every host section the current query, cancelling
-// what each was asked before. The rows on screen stay, greyed, until the
-// answers come; a section not asked (a blank query without OnEmpty) is
-// emptied.
-func (m *Model) startSections() tea.Cmd {
-	if len(m.sections) == 0 {
+// askAll asks every section the current query, cancelling what each was
+// asked before. The rows on screen stay, greyed, until the answers come;
+// a section not asked (see asks) is emptied, and the sessions' answer
+// comes from the cache when it holds one.
+func (m *Model) askAll() tea.Cmd {
+	m.own()
+	var cmds []tea.Cmd
+	for i := range m.secs {
+		s := &m.secs[i]
+		s.stop()
+		switch {
+		case !m.asks(s, m.query):
+			s.answer, s.hitsAll, s.query = Answer{}, nil, m.query
+		case s.kind == kindSessions && m.cached(s):
+		default:
+			s.pending = true
+			cmds = append(cmds, m.askCmd(s))
+		}
+	}
+	m.filterHits()
+	if len(cmds) == 0 {
 		return nil
 	}
-	m.sections = slices.Clone(m.sections)
-	blank := strings.TrimSpace(m.query) == ""
-	var cmds []tea.Cmd
-	for i := range m.sections {
-		s := &m.sections[i]
-		if s.cancel != nil {
-			s.cancel()
-			s.cancel = nil
-		}
-		s.slow = false
-		if blank && !s.OnEmpty {
-			s.items, s.err, s.query, s.pending = nil, nil, m.query, false
-			continue
-		}
-		s.pending = true
-		cmds = append(cmds, m.sectionCmd(s))
-	}
-	m.clampCursor()
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.slowTick())...)
 }
 
-// sectionCmd asks s's source the current query, in a new context.
-func (m Model) sectionCmd(s *hostSection) tea.Cmd {
+// cached answers the sessions section from the cache, if it can.
+func (m *Model) cached(s *sectionState) bool {
+	k := cacheKey{m.targetKey, m.query}
+	cands, ok := m.cache[k]
+	if ok {
+		s.answer, s.query = Answer{Candidates: cands, More: m.moreOf[k]}, m.query
+	}
+	return ok
+}
+
+// askCmd asks s's source the current query, in a new context, and
+// answers with an AnswerMsg.
+func (m Model) askCmd(s *sectionState) tea.Cmd {
 	ctx, cancel := m.fetchContext()
 	s.cancel = cancel
-	src, id, seq, target, sec, query := s.Source, m.id, m.seq, m.targetKey, s.ID, m.query
+	msg := AnswerMsg{picker: m.id, seq: m.seq, target: m.targetKey, Section: s.id, Query: m.query}
+	var ask func() Answer
+	switch s.kind {
+	case kindSessions:
+		src, asked := m.source, m.sourceQueries(m.query)
+		ask = func() Answer {
+			cands, more, err := fetchAll(ctx, src, asked)
+			return Answer{Candidates: cands, More: more, Err: err}
+		}
+	case kindHits:
+		src, query := m.hitSource, m.query
+		ask = func() Answer {
+			hits, err := src(ctx, query)
+			return Answer{Hits: hits, Err: err}
+		}
+	default:
+		src, query := s.host.Source, m.query
+		ask = func() Answer {
+			items, err := src(ctx, query)
+			return Answer{Items: items, Err: err}
+		}
+	}
 	return func() tea.Msg {
-		items, err := src(ctx, query)
-		return ItemsMsg{picker: id, seq: seq, target: target, Section: sec, Query: query, Items: items, Err: err, cancelled: ctx.Err() != nil}
+		msg.Answer = ask()
+		msg.cancelled = ctx.Err() != nil
+		return msg
 	}
 }
 
-// stopSections cancels every host section's fetch.
-func (m *Model) stopSections() {
-	if len(m.sections) == 0 {
-		return
-	}
-	m.sections = slices.Clone(m.sections)
-	for i := range m.sections {
-		s := &m.sections[i]
-		if s.cancel != nil {
-			s.cancel()
-			s.cancel = nil
-		}
-		s.pending, s.slow = false, false
+// stopAll cancels every section's fetch.
+func (m *Model) stopAll() {
+	m.own()
+	for i := range m.secs {
+		m.secs[i].stop()
 	}
 }
 
-// clearSections forgets every host section's rows.
-func (m *Model) clearSections() {
-	if len(m.sections) == 0 {
-		return
-	}
-	m.sections = slices.Clone(m.sections)
-	for i := range m.sections {
-		s := &m.sections[i]
-		s.items, s.err, s.query = nil, nil, ""
-	}
-}
-
-// slowSections marks the host sections still waiting as slow.
-func (m *Model) slowSections() {
-	if p, _ := m.hostPending(); !p {
-		return
-	}
-	m.sections = slices.Clone(m.sections)
-	for i := range m.sections {
-		if m.sections[i].pending {
-			m.sections[i].slow = true
-		}
+// clearAll forgets every section's rows.
+func (m *Model) clearAll() {
+	m.own()
+	for i := range m.secs {
+		m.secs[i].clear()
 	}
 }
 
@@ -350,83 +464,58 @@ func (m Model) slowTick() tea.Cmd {
 	return m.tick(m.slowAfter, func(time.Time) tea.Msg { return slowMsg{id, seq} })
 }
 
-// slowTickIfPending is slowTick while a host section waits.
-func (m Model) slowTickIfPending() tea.Cmd {
-	if p, _ := m.hostPending(); p {
-		return m.slowTick()
+// markSlow marks the sections still waiting as slow.
+func (m *Model) markSlow() {
+	if !m.anyPending() {
+		return
 	}
-	return nil
+	m.own()
+	for i := range m.secs {
+		if m.secs[i].pending {
+			m.secs[i].slow = true
+		}
+	}
 }
 
-// applyItems takes a host section's answer, unless it is stale. The
-// cursor goes to the first entry, unless the user moved it to a row of
-// another section: that row stays highlighted, wherever the answer's rows
-// come.
-func (m Model) applyItems(msg ItemsMsg) (Model, tea.Cmd) {
-	i := m.sectionIndex(msg.Section)
+// apply takes a section's answer, unless it is stale, and places the
+// highlight by the one rule (see placeCursor). A pick asked for before
+// the answer is made once the sections before its row have answered.
+func (m Model) apply(msg AnswerMsg) (Model, tea.Cmd) {
+	i := m.secIndex(msg.Section)
 	if i < 0 || msg.picker != m.id || msg.seq != m.seq || msg.target != m.targetKey ||
-		msg.Query != m.query || !m.open || !m.sections[i].pending {
+		msg.Query != m.query || !m.open || !m.secs[i].pending {
 		return m, nil // stale: it answers an older query, or another target
 	}
+	m.own()
+	s := &m.secs[i]
 	if msg.cancelled { // a copy cancelled it (see Model): ask again
-		m.sections = slices.Clone(m.sections)
-		return m, m.sectionCmd(&m.sections[i])
+		return m, m.askCmd(s)
 	}
-	keepID, keepAt, keep := m.cursorRef()
-	m.sections = slices.Clone(m.sections)
-	s := &m.sections[i]
-	if s.cancel != nil {
-		s.cancel()
-		s.cancel = nil
+	seen := m.cursorRef()
+	s.stop()
+	a := msg.Answer
+	if a.Err != nil {
+		a = Answer{Err: a.Err}
 	}
-	s.pending, s.slow = false, false
-	s.items, s.err, s.query = msg.Items, msg.Err, msg.Query
-	if msg.Err != nil {
-		s.items = nil
+	switch s.kind {
+	case kindSessions:
+		a.Hits, a.Items = nil, nil
+		if a.Err == nil {
+			m.remember(msg.Query, a.Candidates)
+			m.rememberMore(msg.Query, a.More)
+		}
+	case kindHits:
+		s.hitsAll, a.Candidates, a.Items, a.More = a.Hits, nil, nil, false
+	default:
+		a.Candidates, a.Hits, a.More = nil, nil, false
 	}
-	if !keep || !m.chose || keepID == msg.Section || !m.restoreCursor(keepID, keepAt) {
-		m.cursor = 0
-		m.skipDisabled(1)
-	}
-	m.clampCursor()
+	s.answer, s.query = a, msg.Query
+	m.filterHits()
+	m.placeCursor(seen)
 	if m.acceptOnArrival {
 		return m.pickFirst()
 	}
 	return m, nil
-}
-
-// cursorRef is the highlighted entry as a section and a place in it.
-func (m Model) cursorRef() (id string, at int, ok bool) {
-	if m.cursor < 0 || m.cursor >= m.entries() {
-		return "", 0, false
-	}
-	b, j := m.locate(m.cursor)
-	return m.blockID(b), j, true
-}
-
-// hostChoice is the host's item the user moved the cursor to since the
-// query changed, if any: the sessions' or the hits' answer arriving
-// leaves it highlighted.
-func (m Model) hostChoice() (id string, at int, ok bool) {
-	if !m.chose {
-		return "", 0, false
-	}
-	id, at, ok = m.cursorRef()
-	if id == SessionsID || id == MessagesID {
-		return "", 0, false
-	}
-	return id, at, ok
-}
-
-// restoreCursor puts the cursor back on entry at of section id.
-func (m *Model) restoreCursor(id string, at int) bool {
-	for _, b := range m.blocks() {
-		if m.blockID(b) == id && at < b.n {
-			m.cursor = b.first + at
-			return true
-		}
-	}
-	return false
 }
 
 // pickHelp is what Accept and AcceptEnter say while a host's item is

@@ -93,12 +93,13 @@ func rowTexts(m Model) []string {
 	return out
 }
 
-// By default a host's section follows the picker's own; WithOrder puts
-// it first, the sessions get a heading of their own, and the entries are
-// numbered in the order drawn.
+// By default a host's section comes after the sessions and before "in
+// messages" (what matches by name before what matches by what was said);
+// WithOrder puts it first, the sessions get a heading of their own, and
+// the entries are numbered in the order drawn.
 func TestSectionOrder(t *testing.T) {
 	m := newHitsPicker(&fakeHits{}, WithSection(filesSection(&fakeFiles{})))
-	if got := m.Sections(); !slices.Equal(got, []string{SessionsID, MessagesID, "files"}) {
+	if got := m.Sections(); !slices.Equal(got, []string{SessionsID, "files", MessagesID}) {
 		t.Fatalf("default order %v", got)
 	}
 	m = openAll(t, m, "parser")
@@ -107,10 +108,10 @@ func TestSectionOrder(t *testing.T) {
 		t.Fatalf("default: sessions first, then in messages:\n%s", strings.Join(rows, "\n"))
 	}
 	// Every entry, hits and files included, is reached by the cursor.
-	if n := m.Len(); n != len(m.Items())+len(m.Hits())+2 {
+	if n := m.Len(); n != len(m.Answer(SessionsID).Candidates)+len(m.Answer(MessagesID).Hits)+2 {
 		t.Fatalf("Len %d", n)
 	}
-	m = newHitsPicker(&fakeHits{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files", SessionsID, "nope"), WithMaxRows(20))
+	m = newHitsPicker(&fakeHits{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files", SessionsID, "nope"), withMaxRows(20))
 	m.SetScreenSize(80, 40)
 	m.SetAnchor(2, 38)
 	if got := m.Sections(); !slices.Equal(got, []string{"files", SessionsID, MessagesID}) {
@@ -137,7 +138,7 @@ func TestSectionOrder(t *testing.T) {
 
 // Keys move one cursor through every section, in order, and wrap.
 func TestCursorAcrossSectionsByKeys(t *testing.T) {
-	m := newHitsPicker(&fakeHits{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files", SessionsID, MessagesID), WithMaxRows(3))
+	m := newHitsPicker(&fakeHits{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files", SessionsID, MessagesID), withMaxRows(3))
 	m = openAll(t, m, "parser")
 	n := m.Len()
 	var seen []string
@@ -173,13 +174,13 @@ func TestCursorAcrossSectionsByKeys(t *testing.T) {
 // Hover highlights a host's row, a click picks it and hands the host its
 // own value; the wheel scrolls across section boundaries.
 func TestMouseAcrossSections(t *testing.T) {
-	m := newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})), WithMaxRows(3))
+	m := newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})), withMaxRows(3))
 	m = openAll(t, m, "parser")
 	g := m.layout()
 	// Lines: 0 and 1 are sessions, 2 the files' heading, 3 and 4 files.
 	var fileLine = -1
 	for l := range g.rows {
-		if row, ok := m.RowAt(g.left+3, g.top+l); ok && row == len(m.Items()) {
+		if row, ok := m.RowAt(g.left+3, g.top+l); ok && row == len(m.Answer(SessionsID).Candidates) {
 			fileLine = l
 		}
 	}
@@ -190,7 +191,7 @@ func TestMouseAcrossSections(t *testing.T) {
 		}
 		g = m.layout()
 		for l := range g.rows {
-			if row, ok := m.RowAt(g.left+3, g.top+l); ok && row == len(m.Items()) {
+			if row, ok := m.RowAt(g.left+3, g.top+l); ok && row == len(m.Answer(SessionsID).Candidates) {
 				fileLine = l
 			}
 		}
@@ -246,7 +247,7 @@ func TestSectionStaleAnswersAndCancellation(t *testing.T) {
 	files := &fakeFiles{}
 	m := newTestPicker(&fakeSource{}, WithSection(filesSection(files)))
 	m, first := m.Open("par")
-	old := NewItemsMsg(m, "files", "par", []Item{{Label: "stale.go"}}, nil)
+	old := itemsMsg(m, "files", "par", []Item{{Label: "stale.go"}}, nil)
 	run(first) // the source is called, and remembers its context
 	if q := files.queries(); !slices.Equal(q, []string{"par"}) {
 		t.Fatalf("calls %v", q)
@@ -259,16 +260,16 @@ func TestSectionStaleAnswersAndCancellation(t *testing.T) {
 		t.Fatal("fresh before the answer")
 	}
 	m, _ = m.Update(old)
-	if got := itemLabels(m.SectionItems("files")); len(got) != 0 {
+	if got := itemLabels(m.Answer("files").Items); len(got) != 0 {
 		t.Fatalf("the older query's answer was applied: %v", got)
 	}
-	m, _ = m.Update(NewItemsMsg(m, "nope", "pars", []Item{{Label: "x"}}, nil))
+	m, _ = m.Update(itemsMsg(m, "nope", "pars", []Item{{Label: "x"}}, nil))
 	m, _ = settle(m, cmd)
-	if got := itemLabels(m.SectionItems("files")); !slices.Equal(got, []string{"parser.go", "parser_test.go"}) || !m.SectionFresh("files") {
+	if got := itemLabels(m.Answer("files").Items); !slices.Equal(got, []string{"parser.go", "parser_test.go"}) || !m.SectionFresh("files") {
 		t.Fatalf("answer: %v", got)
 	}
-	m, _ = m.Update(NewItemsMsg(m, "files", "pars", []Item{{Label: "again"}}, nil))
-	if got := itemLabels(m.SectionItems("files")); len(got) != 2 {
+	m, _ = m.Update(itemsMsg(m, "files", "pars", []Item{{Label: "again"}}, nil))
+	if got := itemLabels(m.Answer("files").Items); len(got) != 2 {
 		t.Fatalf("a second answer was applied: %v", got)
 	}
 	// Close cancels a running fetch and drops its answer.
@@ -281,7 +282,7 @@ func TestSectionStaleAnswersAndCancellation(t *testing.T) {
 	for _, msg := range late {
 		m, _ = m.Update(msg)
 	}
-	if got := itemLabels(m.SectionItems("files")); slices.Contains(got, "stale.go") || len(got) != 2 {
+	if got := itemLabels(m.Answer("files").Items); slices.Contains(got, "stale.go") || len(got) != 2 {
 		t.Fatalf("after Close: %v", got)
 	}
 }
@@ -314,8 +315,8 @@ func TestEmptyQuery(t *testing.T) {
 	if len(src.calls) != 0 || len(files.calls) != 0 || len(cmds.calls) != 1 {
 		t.Fatalf("asked: sessions %d, files %d, commands %d", len(src.calls), len(files.calls), len(cmds.calls))
 	}
-	if got := itemLabels(m.SectionItems("commands")); !slices.Equal(got, []string{"/help", "/clear"}) || len(m.Items()) != 0 {
-		t.Fatalf("rows: commands %v, sessions %d", got, len(m.Items()))
+	if got := itemLabels(m.Answer("commands").Items); !slices.Equal(got, []string{"/help", "/clear"}) || len(m.Answer(SessionsID).Candidates) != 0 {
+		t.Fatalf("rows: commands %v, sessions %d", got, len(m.Answer(SessionsID).Candidates))
 	}
 	rows := rowTexts(m)
 	if rows[1] != "commands" || !strings.HasPrefix(rows[2], "› /help") {
@@ -324,7 +325,7 @@ func TestEmptyQuery(t *testing.T) {
 	// Typing asks every section.
 	m, cmd := m.SetQuery("p")
 	m, _ = settle(m, cmd)
-	if len(src.calls) != 1 || len(files.calls) != 1 || len(m.Items()) == 0 {
+	if len(src.calls) != 1 || len(files.calls) != 1 || len(m.Answer(SessionsID).Candidates) == 0 {
 		t.Fatalf("after typing: sessions %d, files %d", len(src.calls), len(files.calls))
 	}
 	// By default an empty '@' lists sessions, and no section without
@@ -346,11 +347,11 @@ func TestPickFirstFollowsTheOrder(t *testing.T) {
 	if !m.Accepting() {
 		t.Fatal("not waiting")
 	}
-	m, _ = m.Update(NewFetchedMsg(m, "parser", corpus[:1], nil))
+	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:1], nil))
 	if _, _, ok := m.TakePick(); ok || !m.Accepting() {
 		t.Fatal("picked a session while the files, drawn first, were on their way")
 	}
-	m, _ = m.Update(NewItemsMsg(m, "files", "parser", fileCorpus[:1], nil))
+	m, _ = m.Update(itemsMsg(m, "files", "parser", fileCorpus[:1], nil))
 	if _, p, ok := m.TakePick(); !ok || p.Item == nil || p.Item.Label != "parser.go" {
 		t.Fatalf("pick %+v %v", p, ok)
 	}
@@ -358,8 +359,8 @@ func TestPickFirstFollowsTheOrder(t *testing.T) {
 	m = newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
 	m, _ = m.Open("parser")
 	m, _ = m.Update(press("enter"))
-	m, _ = m.Update(NewItemsMsg(m, "files", "parser", nil, nil))
-	m, _ = m.Update(NewFetchedMsg(m, "parser", corpus[:1], nil))
+	m, _ = m.Update(itemsMsg(m, "files", "parser", nil, nil))
+	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:1], nil))
 	if _, p, ok := m.TakePick(); !ok || p.Item != nil || p.Candidate.SessionID != corpus[0].SessionID {
 		t.Fatalf("pick %+v %v", p, ok)
 	}
@@ -371,16 +372,16 @@ func TestPickFirstFollowsTheOrder(t *testing.T) {
 func TestLateSectionKeepsTheHighlight(t *testing.T) {
 	m := newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
 	m, _ = m.Open("e")
-	m, _ = m.Update(NewFetchedMsg(m, "e", corpus[:3], nil))
+	m, _ = m.Update(fetchedMsg(m, "e", corpus[:3], nil))
 	m, _ = m.Update(press("down"))
 	before, _ := m.Highlighted()
 	fresh, _ := m.Open("e")
-	fresh, _ = fresh.Update(NewFetchedMsg(fresh, "e", corpus[:3], nil))
-	fresh, _ = fresh.Update(NewItemsMsg(fresh, "files", "e", fileCorpus, nil))
+	fresh, _ = fresh.Update(fetchedMsg(fresh, "e", corpus[:3], nil))
+	fresh, _ = fresh.Update(itemsMsg(fresh, "files", "e", fileCorpus, nil))
 	if fresh.Cursor() != 0 {
 		t.Fatalf("before any move the cursor is %d", fresh.Cursor())
 	}
-	m, _ = m.Update(NewItemsMsg(m, "files", "e", fileCorpus, nil))
+	m, _ = m.Update(itemsMsg(m, "files", "e", fileCorpus, nil))
 	after, ok := m.Highlighted()
 	if !ok || after.SessionID != before.SessionID || m.Cursor() != len(fileCorpus)+1 {
 		t.Fatalf("highlight moved from %s to %s (cursor %d)", before.SessionID, after.SessionID, m.Cursor())
@@ -392,10 +393,10 @@ func TestLateSectionKeepsTheHighlight(t *testing.T) {
 func TestSectionSlow(t *testing.T) {
 	m := newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})))
 	m, _ = m.Open("parser")
-	m, _ = m.Update(NewFetchedMsg(m, "parser", corpus[:1], nil))
-	m, _ = m.Update(NewItemsMsg(m, "files", "parser", fileCorpus[:1], nil))
+	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:1], nil))
+	m, _ = m.Update(itemsMsg(m, "files", "parser", fileCorpus[:1], nil))
 	m, _ = m.SetQuery("parse")
-	m, _ = m.Update(NewFetchedMsg(m, "parse", corpus[:1], nil))
+	m, _ = m.Update(fetchedMsg(m, "parse", corpus[:1], nil))
 	if v := ansi.Strip(m.View()); strings.Contains(v, "searching") {
 		t.Fatalf("searching before the timer:\n%s", v)
 	}
@@ -406,7 +407,7 @@ func TestSectionSlow(t *testing.T) {
 	// Nothing else to show: the status says it.
 	m = newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})))
 	m, _ = m.Open("zzz")
-	m, _ = m.Update(NewFetchedMsg(m, "zzz", nil, nil))
+	m, _ = m.Update(fetchedMsg(m, "zzz", nil, nil))
 	if s := m.Status(); s != "" && strings.Contains(s, "searching") && m.View() != "" {
 		t.Fatalf("searching shown before the timer: %q", s)
 	}
@@ -497,7 +498,7 @@ func TestKeyMapAndStatusAcrossSections(t *testing.T) {
 	// Only the files are still on their way, and nothing else matches.
 	m = newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})))
 	m, _ = m.Open("zzz")
-	m, _ = m.Update(NewFetchedMsg(m, "zzz", nil, nil))
+	m, _ = m.Update(fetchedMsg(m, "zzz", nil, nil))
 	if s := m.Status(); s != `searching “zzz”…` || m.Pickable() || !m.KeyMap().Accept.Enabled() {
 		t.Fatalf("status %q, accept enabled %v", s, m.KeyMap().Accept.Enabled())
 	}
@@ -508,20 +509,20 @@ func TestKeyMapAndStatusAcrossSections(t *testing.T) {
 func TestLateSessionsKeepTheChosenItem(t *testing.T) {
 	m := newHitsPicker(&fakeHits{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
 	m, _ = m.Open("parser")
-	m, _ = m.Update(NewItemsMsg(m, "files", "parser", fileCorpus[:2], nil))
+	m, _ = m.Update(itemsMsg(m, "files", "parser", fileCorpus[:2], nil))
 	m, _ = m.Update(press("down"))
-	m, _ = m.Update(NewFetchedMsg(m, "parser", corpus[:2], nil))
+	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:2], nil))
 	if it, _, ok := m.HighlightedItem(); !ok || it.Label != "parser_test.go" {
 		t.Fatalf("after the sessions: %+v %v (cursor %d)", it, ok, m.Cursor())
 	}
-	m, _ = m.Update(NewHitsMsg(m, "parser", hitCorpus[:2], nil))
+	m, _ = m.Update(hitsMsg(m, "parser", hitCorpus[:2], nil))
 	if it, _, ok := m.HighlightedItem(); !ok || it.Label != "parser_test.go" {
 		t.Fatalf("after the hits: %+v %v (cursor %d)", it, ok, m.Cursor())
 	}
 	// Without a move, the sessions' answer highlights the first row.
 	m, _ = m.Open("parser")
-	m, _ = m.Update(NewItemsMsg(m, "files", "parser", fileCorpus[:2], nil))
-	m, _ = m.Update(NewFetchedMsg(m, "parser", corpus[:2], nil))
+	m, _ = m.Update(itemsMsg(m, "files", "parser", fileCorpus[:2], nil))
+	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:2], nil))
 	if m.Cursor() != 0 {
 		t.Fatalf("cursor %d", m.Cursor())
 	}

@@ -11,12 +11,12 @@ const snippetIndent = 4
 
 // heading draws the hits section's heading: "in messages", or why the
 // search failed.
-func (m Model) heading(w int) string {
+func (m Model) heading(s *sectionState, w int) string {
 	text := "in messages"
 	switch {
-	case m.hitErr != nil:
-		text += " · couldn't search: " + textutil.Inline(m.hitErr.Error())
-	case m.hitsPending:
+	case s.answer.Err != nil:
+		text += " · couldn't search: " + textutil.Inline(s.answer.Err.Error())
+	case s.pending:
 		text += " · searching…"
 	}
 	return m.textLine(text, m.styles.Section, w)

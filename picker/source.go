@@ -22,27 +22,25 @@ func (f SourceFunc) Candidates(ctx context.Context, query string) ([]sessionref.
 	return f(ctx, query)
 }
 
-// ResolverSource lists candidates for a message written in target, up to
-// limit (sessionref.DefaultCandidateLimit when limit < 1). The order is
-// the core's ranking; the picker never reorders it. The source keeps a
-// sessionref.Lister: each session's folded id, cwd and title are kept
-// between keystrokes, and the store's listing and titles are reused for
-// [ResolverMaxAge] after a read, so the keystrokes of one burst of typing
-// are one substring scan each even over a store without
-// sessionref.TitleLister. [Model.Refresh] makes it read the store again.
-//
-// A host that switches sessions need not build a new source: after
-// [Model.SetTarget] the picker's fetches carry the new target in their
-// context (see [TargetFromContext]) and the source ranks for it instead
-// of target. The read of the store it reuses was made for one target, so
-// the first query after a switch reads the store again.
-func ResolverSource(r *sessionref.Resolver, target sessionref.Target, limit int) Source {
+// ResolverSource lists candidates for a message written in the picker's
+// target, up to limit (sessionref.DefaultCandidateLimit when limit < 1).
+// The target is the one set with [Model.SetTarget], which every fetch
+// carries in its context ([TargetFromContext]); without one the source
+// lists for a message of no session (every session, ranked without a
+// folder). The order is the core's ranking; the picker never reorders
+// it. The source keeps a sessionref.Lister: each session's folded id,
+// cwd and title are kept between keystrokes, and the store's listing and
+// titles are reused for [ResolverMaxAge] after a read, so the keystrokes
+// of one burst of typing are one substring scan each even over a store
+// without sessionref.TitleLister. [Model.Refresh] makes it read the store
+// again, and so does the first query after the target changes.
+func ResolverSource(r *sessionref.Resolver, limit int) Source {
 	if limit < 1 {
 		limit = sessionref.DefaultCandidateLimit
 	}
 	l := sessionref.NewLister(r, 0)
 	l.SetMaxAge(ResolverMaxAge)
-	return resolverSource{l, target, limit}
+	return resolverSource{l, limit}
 }
 
 // ResolverMaxAge is how long a [ResolverSource] reuses its last read of
@@ -50,26 +48,19 @@ func ResolverSource(r *sessionref.Resolver, target sessionref.Target, limit int)
 const ResolverMaxAge = time.Second
 
 type resolverSource struct {
-	l      *sessionref.Lister
-	target sessionref.Target
-	limit  int
+	l     *sessionref.Lister
+	limit int
 }
 
 func (s resolverSource) Candidates(ctx context.Context, query string) ([]sessionref.Candidate, error) {
-	t := s.target
-	if ct, ok := TargetFromContext(ctx); ok {
-		t = ct
-	}
+	t, _ := TargetFromContext(ctx)
 	return s.l.ListCandidates(ctx, t, query, s.limit)
 }
 
 // CandidatesMore lists one more than the limit to learn whether the
 // limit cut the list.
 func (s resolverSource) CandidatesMore(ctx context.Context, query string) ([]sessionref.Candidate, bool, error) {
-	t := s.target
-	if ct, ok := TargetFromContext(ctx); ok {
-		t = ct
-	}
+	t, _ := TargetFromContext(ctx)
 	cs, err := s.l.ListCandidates(ctx, t, query, s.limit+1)
 	if err != nil || len(cs) <= s.limit {
 		return cs, false, err

@@ -29,40 +29,37 @@ func TargetFromContext(ctx context.Context) (sessionref.Target, bool) {
 	return t, ok
 }
 
-// WithTarget sets the session the picker lists candidates for, as
-// [Model.SetTarget] does later.
-func WithTarget(t sessionref.Target) Option {
-	return func(m *Model) { m.target, m.hasTarget, m.targetKey = t, true, t.Key() }
-}
-
 // Target returns the session the picker lists candidates for, when one
-// was set with [WithTarget] or [Model.SetTarget].
+// was set with [Model.SetTarget].
 func (m Model) Target() (sessionref.Target, bool) { return m.target, m.hasTarget }
 
-// SetTarget tells the picker that the host switched to another session:
-// from now on every fetch carries t in its context, a [ResolverSource]
-// ranks for t instead of the target it was built with, and the cache,
-// which is keyed by target, answers only queries asked for t. An answer
-// to a query asked for the old target is dropped when it arrives. When the
-// picker is open its rows are cleared (they ranked for the old session,
-// and the session itself may be among them) and every section is asked
-// again; a pick waiting for its first match is dropped. Setting the same
-// target again does nothing.
-func (m Model) SetTarget(t sessionref.Target) (Model, tea.Cmd) {
+// SetTarget sets the session the message being written belongs to: the
+// one place a picker is told its target. From then on every fetch and
+// preview read carries t in its context ([TargetFromContext]), which
+// [ResolverSource] ranks for and [ResolverPreviewer] prepares for, and the
+// cache, which is keyed by target, answers only queries asked for t. An
+// answer to a query asked for the old target is dropped when it arrives.
+// When the picker is open its rows are cleared (they ranked for the old
+// session, and the session itself may be among them) and every section
+// is asked again; a pick waiting for its first match is dropped. Run the
+// returned Cmd; it fetches for an open popup. Setting the same target
+// again does nothing.
+func (m *Model) SetTarget(t sessionref.Target) tea.Cmd {
 	key := t.Key()
 	if m.hasTarget && key == m.targetKey {
 		m.target = t
-		return m, nil
+		return nil
 	}
 	m.target, m.hasTarget, m.targetKey = t, true, key
 	if !m.open {
-		return m, nil
+		return nil
 	}
-	m.items, m.itemsQuery, m.err = nil, "", nil
-	m.hitsAll, m.hits, m.hitsQuery, m.hitErr = nil, nil, "", nil
-	m.clearSections() // a host's section may depend on the session too
+	m.clearAll() // a host's section may depend on the session too
 	m.cursor, m.offset = 0, 0
-	return m.runQuery(m.query)
+	next, cmd := m.runQuery(m.query)
+	next, cmd = next.followPreview(cmd)
+	*m = next
+	return cmd
 }
 
 // fetchContext is a new context for one fetch, carrying the target.

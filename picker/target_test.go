@@ -38,28 +38,28 @@ func labels(cs []sessionref.Candidate) []string {
 // when it arrives after the switch and answers the same query text.
 func TestSetTargetDropsTheOldTargetsAnswer(t *testing.T) {
 	src := &targetSource{}
-	m := newTestPicker(src, WithTarget(sessionref.Target{ID: "a"}))
+	m := newTestPicker(src, withTarget(sessionref.Target{ID: "a"}))
 	m, openCmd := m.Open("x")
-	old := NewFetchedMsg(m, "x", []sessionref.Candidate{{SessionID: "old", Label: "old"}}, nil)
-	m, cmd := m.SetTarget(sessionref.Target{ID: "b"})
-	if cmd == nil || len(m.Items()) != 0 || m.Fresh() {
-		t.Fatalf("after the switch: cmd %v, rows %v, fresh %v", cmd != nil, labels(m.Items()), m.Fresh())
+	old := fetchedMsg(m, "x", []sessionref.Candidate{{SessionID: "old", Label: "old"}}, nil)
+	cmd := m.SetTarget(sessionref.Target{ID: "b"})
+	if cmd == nil || len(m.Answer(SessionsID).Candidates) != 0 || m.SectionFresh(SessionsID) {
+		t.Fatalf("after the switch: cmd %v, rows %v, fresh %v", cmd != nil, labels(m.Answer(SessionsID).Candidates), m.SectionFresh(SessionsID))
 	}
 	if got, ok := m.Target(); !ok || got.ID != "b" {
 		t.Fatalf("Target() = %+v, %v", got, ok)
 	}
 	m, _ = m.Update(old)
-	if len(m.Items()) != 0 {
-		t.Fatalf("the old target's answer was shown: %v", labels(m.Items()))
+	if len(m.Answer(SessionsID).Candidates) != 0 {
+		t.Fatalf("the old target's answer was shown: %v", labels(m.Answer(SessionsID).Candidates))
 	}
 	// The fetch started for the old target comes back late, too.
 	m, _ = settle(m, openCmd)
-	if len(m.Items()) != 0 || m.Fresh() {
-		t.Fatalf("the old target's fetch was applied: %v", labels(m.Items()))
+	if len(m.Answer(SessionsID).Candidates) != 0 || m.SectionFresh(SessionsID) {
+		t.Fatalf("the old target's fetch was applied: %v", labels(m.Answer(SessionsID).Candidates))
 	}
 	m, _ = settle(m, cmd)
-	if got := labels(m.Items()); !slices.Equal(got, []string{"for b"}) || !m.Fresh() {
-		t.Fatalf("after the new answer: %v fresh %v", got, m.Fresh())
+	if got := labels(m.Answer(SessionsID).Candidates); !slices.Equal(got, []string{"for b"}) || !m.SectionFresh(SessionsID) {
+		t.Fatalf("after the new answer: %v fresh %v", got, m.SectionFresh(SessionsID))
 	}
 	if _, ok := m.Highlighted(); !ok {
 		t.Fatal("nothing highlighted after the new answer")
@@ -70,23 +70,23 @@ func TestSetTargetDropsTheOldTargetsAnswer(t *testing.T) {
 // from the cache for b, and switching back to a answers from it at once.
 func TestCacheIsKeyedByTarget(t *testing.T) {
 	src := &targetSource{}
-	m := newTestPicker(src, WithTarget(sessionref.Target{ID: "a"}))
+	m := newTestPicker(src, withTarget(sessionref.Target{ID: "a"}))
 	m, cmd := m.Open("x")
 	m, _ = settle(m, cmd)
-	m, cmd = m.SetTarget(sessionref.Target{ID: "b"})
-	if len(m.Items()) != 0 {
-		t.Fatalf("b answered from a's cache: %v", labels(m.Items()))
+	cmd = m.SetTarget(sessionref.Target{ID: "b"})
+	if len(m.Answer(SessionsID).Candidates) != 0 {
+		t.Fatalf("b answered from a's cache: %v", labels(m.Answer(SessionsID).Candidates))
 	}
 	m, _ = settle(m, cmd)
-	m, cmd = m.SetTarget(sessionref.Target{ID: "a"})
-	if cmd != nil || !slices.Equal(labels(m.Items()), []string{"for a"}) || !m.Fresh() {
-		t.Fatalf("back to a: cmd %v, rows %v", cmd != nil, labels(m.Items()))
+	cmd = m.SetTarget(sessionref.Target{ID: "a"})
+	if cmd != nil || !slices.Equal(labels(m.Answer(SessionsID).Candidates), []string{"for a"}) || !m.SectionFresh(SessionsID) {
+		t.Fatalf("back to a: cmd %v, rows %v", cmd != nil, labels(m.Answer(SessionsID).Candidates))
 	}
 	if want := []string{"a:x", "b:x"}; !slices.Equal(src.calls, want) {
 		t.Fatalf("calls %v, want %v", src.calls, want)
 	}
 	// The same target again is no switch: nothing is fetched.
-	if _, cmd := m.SetTarget(sessionref.Target{ID: "a"}); cmd != nil {
+	if cmd := m.SetTarget(sessionref.Target{ID: "a"}); cmd != nil {
 		t.Fatal("setting the same target fetched again")
 	}
 }
@@ -98,26 +98,26 @@ func TestSetTargetWhileClosed(t *testing.T) {
 	if _, ok := m.Target(); ok {
 		t.Fatal("a target without one set")
 	}
-	m, cmd := m.SetTarget(sessionref.Target{ID: "c"})
+	cmd := m.SetTarget(sessionref.Target{ID: "c"})
 	if cmd != nil || m.IsOpen() {
 		t.Fatal("a closed picker fetched or opened")
 	}
 	m, cmd = m.Open("")
 	m, _ = settle(m, cmd)
-	if got := labels(m.Items()); !slices.Equal(got, []string{"for c"}) {
+	if got := labels(m.Answer(SessionsID).Candidates); !slices.Equal(got, []string{"for c"}) {
 		t.Fatalf("rows %v", got)
 	}
 }
 
 // A switch drops a pick that was waiting for the old target's answer.
 func TestSetTargetDropsAWaitingPick(t *testing.T) {
-	m := newTestPicker(&targetSource{}, WithTarget(sessionref.Target{ID: "a"}))
+	m := newTestPicker(&targetSource{}, withTarget(sessionref.Target{ID: "a"}))
 	m, _ = m.Open("x")
 	m, _ = m.Update(press("tab"))
 	if !m.Accepting() {
 		t.Fatal("tab before the answer did not wait for it")
 	}
-	m, cmd := m.SetTarget(sessionref.Target{ID: "b"})
+	cmd := m.SetTarget(sessionref.Target{ID: "b"})
 	if m.Accepting() {
 		t.Fatal("the pick still waits after the switch")
 	}
@@ -144,19 +144,19 @@ func TestResolverSourceFollowsTheTarget(t *testing.T) {
 	}
 	ids := func(m Model) []string {
 		var out []string
-		for _, c := range m.Items() {
+		for _, c := range m.Answer(SessionsID).Candidates {
 			out = append(out, c.SessionID)
 		}
 		slices.Sort(out)
 		return out
 	}
-	m := newTestPicker(ResolverSource(r, sessionref.Target{ID: "one"}, 0))
+	m := newTestPicker(ResolverSource(r, 0), withTarget(sessionref.Target{ID: "one"}))
 	m, cmd := m.Open("")
 	m, _ = settle(m, cmd)
 	if got := ids(m); !slices.Equal(got, []string{"three", "two"}) {
 		t.Fatalf("for one: %v", got)
 	}
-	m, cmd = m.SetTarget(sessionref.Target{ID: "two"})
+	cmd = m.SetTarget(sessionref.Target{ID: "two"})
 	m, _ = settle(m, cmd)
 	if got := ids(m); !slices.Equal(got, []string{"one", "three"}) {
 		t.Fatalf("for two: %v", got)
@@ -175,21 +175,21 @@ func TestSetTargetAsksTheSectionsAgain(t *testing.T) {
 		mu.Unlock()
 		return []Item{{Label: "file of " + tg.ID}}, nil
 	}
-	m := newTestPicker(&targetSource{}, WithTarget(sessionref.Target{ID: "a"}),
+	m := newTestPicker(&targetSource{}, withTarget(sessionref.Target{ID: "a"}),
 		WithSection(Section{ID: "files", Title: "files", Source: files}))
 	m, cmd := m.Open("f")
 	m, _ = settle(m, cmd)
-	old := NewItemsMsg(m, "files", "f", []Item{{Label: "late for a"}}, nil)
-	m, cmd = m.SetTarget(sessionref.Target{ID: "b"})
-	if len(m.SectionItems("files")) != 0 || m.SectionFresh("files") {
-		t.Fatalf("the old session's files stayed: %v", itemLabels(m.SectionItems("files")))
+	old := itemsMsg(m, "files", "f", []Item{{Label: "late for a"}}, nil)
+	cmd = m.SetTarget(sessionref.Target{ID: "b"})
+	if len(m.Answer("files").Items) != 0 || m.SectionFresh("files") {
+		t.Fatalf("the old session's files stayed: %v", itemLabels(m.Answer("files").Items))
 	}
 	m, _ = m.Update(old)
-	if len(m.SectionItems("files")) != 0 {
+	if len(m.Answer("files").Items) != 0 {
 		t.Fatal("the old target's answer was shown")
 	}
 	m, _ = settle(m, cmd)
-	if got := itemLabels(m.SectionItems("files")); !slices.Equal(got, []string{"file of b"}) || !slices.Equal(seen, []string{"a", "b"}) {
+	if got := itemLabels(m.Answer("files").Items); !slices.Equal(got, []string{"file of b"}) || !slices.Equal(seen, []string{"a", "b"}) {
 		t.Fatalf("files %v, asked for %v", got, seen)
 	}
 }

@@ -24,8 +24,8 @@ func (m Model) WantsKey(msg tea.KeyPressMsg) bool {
 }
 
 // previewKey reports whether the Preview key does something: with a
-// previewer, in a pane too narrow for the preview beside the rows.
-func (m Model) previewKey() bool { return m.open && m.previewer != nil && !m.previewWide() }
+// preview, in a pane too narrow for the preview beside the rows.
+func (m Model) previewKey() bool { return m.open && m.hasPreviews() && !m.previewWide() }
 
 // WantsMouse reports whether Update would consume the mouse message:
 // while the picker is open, a click anywhere (inside it moves or picks,
@@ -69,42 +69,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	m.pick = nil
 	switch msg := msg.(type) {
-	case FetchedMsg:
-		if msg.picker != m.id || msg.seq != m.seq || msg.target != m.targetKey || msg.Query != m.query || !m.open || !m.pending {
-			return m, nil // stale: it answers an older query
-		}
-		if msg.cancelled {
-			// This model did not cancel it (it would have moved on): a
-			// copy did. Ask again; the answer is still wanted.
-			ctx, cancel := m.fetchContext()
-			m.cancel = cancel
-			return m, fetchCmd(m.source, ctx, m.id, m.seq, m.targetKey, m.query, m.sourceQueries(m.query))
-		}
-		m.stopFetch()
-		m.pending, m.slow = false, false
-		if msg.Err == nil {
-			m.remember(msg.Query, msg.Candidates)
-			m.rememberMore(msg.Query, msg.More)
-		}
-		keep, had := m.cursorSession()
-		m.setItems(msg.Query, msg.Candidates, msg.Err)
-		m.more = msg.More && msg.Err == nil
-		if had {
-			m.keepCursorOn(keep)
-		}
-		if m.acceptOnArrival {
-			return m.pickFirst()
-		}
-	case HitsMsg:
-		return m.applyHits(msg)
-	case ItemsMsg:
-		return m.applyItems(msg)
+	case AnswerMsg:
+		return m.apply(msg)
 	case slowMsg:
-		if msg.picker == m.id && msg.seq == m.seq && m.pending {
-			m.slow = true
-		}
 		if msg.picker == m.id && msg.seq == m.seq {
-			m.slowSections()
+			m.markSlow()
 		}
 	case tea.WindowSizeMsg:
 		m.SetScreenSize(msg.Width, msg.Height)
@@ -179,7 +148,7 @@ func (m Model) accept() (Model, tea.Cmd) {
 	m.notice = ""
 	if m.anyPending() {
 		m.acceptOnArrival = true
-		m.slow = true // show the popup now: the user asked for something
+		m.markSlow() // show the popup now: the user asked for something
 		return m, nil
 	}
 	m.nudged = true
@@ -187,32 +156,41 @@ func (m Model) accept() (Model, tea.Cmd) {
 }
 
 // pickFirst finishes a pick asked for before the answer came: the first
-// enabled row of the answers, in the order of the sections, or, with
-// none, a warning that says why. While a section before the first match
-// is still waiting for its answer, it waits for it.
+// row of the answers, in section order, that Tab would pick by itself
+// (see firstRow), or, with none, a warning that says why. While a
+// section before that row is still waiting for its answer, it waits for
+// it.
 func (m Model) pickFirst() (Model, tea.Cmd) {
-	blocks := m.blocks()
-	for _, id := range m.sectionOrder() {
-		if !m.SectionFresh(id) {
-			return m, nil // its rows may come first: wait
-		}
-		for _, b := range blocks {
-			if m.blockID(b) != id {
-				continue
-			}
-			for i := b.first; i < b.first+b.n; i++ {
-				if _, off := m.entryDisabled(i); !off {
-					m.acceptOnArrival = false
-					m.cursor = i
-					m.scrollToCursor()
-					return m.pickEntry(i)
+	for _, b := range m.blocks() {
+		for i := b.first; i < b.first+b.n; i++ {
+			if m.autoPickable(i) {
+				if !m.sectionsFreshTo(b.sec) {
+					return m, nil // a section before it may bring a row first: wait
 				}
+				m.acceptOnArrival = false
+				m.cursor = i
+				m.scrollToCursor()
+				return m.pickEntry(i)
 			}
 		}
+	}
+	if m.anyPending() {
+		return m, nil
 	}
 	m.acceptOnArrival = false
 	m.nudged = true
 	return m, nil
+}
+
+// sectionsFreshTo reports whether the sections up to m.secs[last] have
+// answered the current query.
+func (m Model) sectionsFreshTo(last int) bool {
+	for i := 0; i <= last; i++ {
+		if !m.fresh(&m.secs[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // pickEntry picks entry i: a session's mention, or a host's item.
@@ -222,10 +200,9 @@ func (m Model) pickEntry(i int) (Model, tea.Cmd) {
 	case j < 0:
 		return m, nil
 	case b.kind == kindHost:
-		s := m.sections[b.host]
-		it := s.items[j]
+		id, it := m.secs[b.sec].id, m.secs[b.sec].answer.Items[j]
 		m = m.Close()
-		p := PickedMsg{Section: s.ID, Item: &it}
+		p := PickedMsg{Section: id, Item: &it}
 		m.pick = &p
 		return m, func() tea.Msg { return p }
 	}

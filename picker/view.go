@@ -40,12 +40,12 @@ func (m Model) view(g geometry) string {
 				continue
 			}
 			stale := !m.entryFresh(e)
-			highlighted := e == m.cursor && !stale
+			highlighted := e == m.cursor && !stale && m.shownHighlighted()
 			switch {
 			case kind == lineSnippet:
-				lines = append(lines, m.renderSnippet(m.hits[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
+				lines = append(lines, m.renderSnippet(m.secs[b.sec].answer.Hits[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
 			case b.kind == kindHost:
-				lines = append(lines, m.renderItem(m.sections[b.host].items[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
+				lines = append(lines, m.renderItem(m.secs[b.sec].answer.Items[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
 			default:
 				lines = append(lines, m.renderRow(m.entry(e), highlighted, stale, cols, g.innerW, now, &plain, &hi))
 			}
@@ -89,26 +89,28 @@ func (m Model) position() []string {
 		return nil
 	}
 	at := fmt.Sprintf("%d/%d", min(m.cursor+1, n), n)
+	ss := m.sessions()
+	hits := len(m.Answer(MessagesID).Hits)
 	switch {
 	case m.Pickable():
-	case m.hostEntries() > 0:
+	case n > len(ss.answer.Candidates)+hits:
 		at = fmt.Sprintf("%d rows", n) // no row is highlighted
 	default:
 		at = fmt.Sprintf("%d sessions", n)
 	}
-	if m.more && m.Fresh() {
+	if ss.answer.More && m.fresh(ss) {
 		// The source's limit cut the list: typing narrows it.
-		if len(m.hits) > 0 {
-			return []string{fmt.Sprintf("%s · %d in messages · type to filter", at, len(m.hits)), fmt.Sprintf("%s · %d in msgs", at, len(m.hits)), at}
+		if hits > 0 {
+			return []string{fmt.Sprintf("%s · %d in messages · type to filter", at, hits), fmt.Sprintf("%s · %d in msgs", at, hits), at}
 		}
-		return []string{at + fmt.Sprintf(" · first %d · type to filter", len(m.items)), at + " · type to filter", at}
+		return []string{at + fmt.Sprintf(" · first %d · type to filter", len(ss.answer.Candidates)), at + " · type to filter", at}
 	}
-	if len(m.hits) == 0 {
+	if hits == 0 {
 		return []string{at}
 	}
 	return []string{
-		fmt.Sprintf("%s · %d in messages", at, len(m.hits)),
-		fmt.Sprintf("%s · %d in msgs", at, len(m.hits)),
+		fmt.Sprintf("%s · %d in messages", at, hits),
+		fmt.Sprintf("%s · %d in msgs", at, hits),
 		at,
 	}
 }
@@ -210,7 +212,7 @@ func (m Model) status() (string, lipgloss.Style, bool) {
 		return "", lipgloss.Style{}, false
 	}
 	style := m.styles.Status
-	if m.err != nil {
+	if m.sessions().answer.Err != nil {
 		style = m.styles.Error
 	}
 	if m.nudged {
@@ -220,37 +222,54 @@ func (m Model) status() (string, lipgloss.Style, bool) {
 }
 
 // statusLine is the line shown instead of rows, when there are none to
-// show: the search is slow, the source failed, or nothing matches.
+// show: the search is slow, a source failed, or nothing matches.
 func (m Model) statusLine() (string, bool) {
-	n := m.entries()
-	hostPending, hostSlow := m.hostPending()
+	ss := m.sessions()
 	switch {
-	case m.pending && n == 0 && m.acceptOnArrival:
+	case ss.pending && m.entries() == 0 && m.acceptOnArrival:
 		return m.picking(), true
-	case m.pending && n == 0:
-		return m.searching(), m.slow
-	case m.pending:
+	case ss.pending && m.entries() == 0:
+		return m.searching(), ss.slow
+	case ss.pending:
 		return "", false
-	case m.err != nil && m.hostEntries() == 0:
-		return "couldn't list sessions: " + textutil.Inline(m.err.Error()), true
-	case n == 0 && (m.hitsPending || hostPending) && m.acceptOnArrival:
-		return m.picking(), true
-	case n == 0 && m.hitsPending:
-		return "no title matches · searching messages for “" + textutil.Inline(m.query) + "”…", true
-	case n == 0 && hostPending:
-		return m.searching(), hostSlow
-	case n == 0 && len(m.sections) > 0:
-		return m.nothingMatches(), true
-	case n == 0:
-		if m.query == "" {
-			return "no other sessions yet", true
-		}
-		if m.hitErr != nil {
-			return "no sessions match “" + textutil.Inline(m.query) + "”; couldn't search messages: " + textutil.Inline(m.hitErr.Error()), true
-		}
-		return "no sessions match “" + textutil.Inline(m.query) + "”", true
+	case ss.answer.Err != nil && m.otherEntries() == 0:
+		return "couldn't list sessions: " + textutil.Inline(ss.answer.Err.Error()), true
+	case m.entries() > 0:
+		return "", false
 	}
-	return "", false
+	return m.noRowsLine()
+}
+
+// noRowsLine is the status when the sessions have answered and no
+// section shows a row.
+func (m Model) noRowsLine() (string, bool) {
+	hits, hosts, slow := m.Answer(MessagesID), false, false
+	hitsPending, hostPending := false, false
+	for i := range m.secs {
+		switch s := &m.secs[i]; s.kind {
+		case kindHits:
+			hitsPending = s.pending
+		case kindHost:
+			hosts = true
+			hostPending = hostPending || s.pending
+			slow = slow || s.pending && s.slow
+		}
+	}
+	switch {
+	case (hitsPending || hostPending) && m.acceptOnArrival:
+		return m.picking(), true
+	case hitsPending:
+		return "no title matches · searching messages for “" + textutil.Inline(m.query) + "”…", true
+	case hostPending:
+		return m.searching(), slow
+	case hosts:
+		return m.nothingMatches(), true
+	case m.query == "":
+		return "no other sessions yet", true
+	case hits.Err != nil:
+		return "no sessions match “" + textutil.Inline(m.query) + "”; couldn't search messages: " + textutil.Inline(hits.Err.Error()), true
+	}
+	return "no sessions match “" + textutil.Inline(m.query) + "”", true
 }
 
 // footer is the line under the rows that says what a pick will do or why
@@ -258,6 +277,7 @@ func (m Model) statusLine() (string, bool) {
 func (m Model) footer() (string, lipgloss.Style, bool) {
 	st := m.styles
 	warn := func(s string) (string, lipgloss.Style, bool) { return warnSign + s, st.Error, true }
+	ss, hits := m.sessions(), m.sec(MessagesID)
 	switch {
 	case m.entries() == 0:
 		return "", st.Status, false
@@ -265,19 +285,19 @@ func (m Model) footer() (string, lipgloss.Style, bool) {
 		return m.picking(), st.Status, true
 	case m.notice != "":
 		return warn(m.notice)
-	case m.pending && m.slow:
+	case ss.pending && ss.slow:
 		return m.searching(), st.Status, true
-	case m.pending:
+	case ss.pending:
 		return "", st.Status, false
 	case !m.Pickable():
 		if m.nudged {
 			return warn("nothing to mention: " + m.why())
 		}
 		return "nothing to mention: " + m.why(), st.Status, true
-	case m.hitErr != nil && !m.hitsPending:
+	case hits != nil && hits.answer.Err != nil && !hits.pending:
 		// The hits section's heading says it too, but rows above it may
 		// push it out of sight.
-		return warn("search in messages unavailable: " + textutil.Inline(m.hitErr.Error()))
+		return warn("search in messages unavailable: " + textutil.Inline(hits.answer.Err.Error()))
 	}
 	return "", st.Status, false
 }
@@ -295,8 +315,8 @@ func (m Model) searching() string {
 
 // why says why nothing can be picked, in the words of the popup.
 func (m Model) why() string {
-	if s, ok := m.statusLine(); ok || m.pending || m.anyPending() && s != "" {
-		if m.pending {
+	if s, ok := m.statusLine(); ok || m.sessions().pending || m.anyPending() && s != "" {
+		if m.sessions().pending {
 			return m.searching()
 		}
 		return s
@@ -316,6 +336,10 @@ func (m Model) why() string {
 		if len(reasons) == 3 {
 			break
 		}
+	}
+	if len(reasons) == 0 && m.entries() > 0 && m.firstRow() == 0 && !m.autoPickable(0) {
+		// Rows that are picked only once highlighted (see Item.Manual).
+		return "nothing matches “" + textutil.Inline(m.query) + "”"
 	}
 	if len(reasons) == 0 {
 		return "no row is highlighted"

@@ -45,8 +45,10 @@ func newChat(store sessionref.SessionQuery, current sessionref.Target) (chat, er
 	ps := picker.DefaultStyles(true)
 	ps.Frame = ps.Frame.BorderForeground(brand)
 	ps.Marker = ps.Marker.Foreground(brand)
-	p := picker.New(picker.ResolverSource(resolver, current, 20), picker.WithStyles(ps),
-		picker.WithPreview(picker.ResolverPreviewer(resolver, current))) // what the model would get
+	p := picker.New(picker.ResolverSource(resolver, 20),
+		picker.WithPreview(picker.ResolverPreviewer(resolver))) // what the model would get
+	p.SetStyles(ps)
+	p.SetTarget(current) // the session being written in
 
 	keys := composer.DefaultKeyMap()
 	keys.Submit = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send"))

@@ -28,7 +28,7 @@ func newRefs(store sessionref.SessionQuery, target sessionref.Target, cwd string
 	if err != nil {
 		return refs{}, err
 	}
-	opts := []picker.Option{picker.WithTarget(target), picker.WithSection(picker.Section{
+	opts := []picker.Option{picker.WithSection(picker.Section{
 		ID: "files", Title: "files", OnEmpty: true, Source: func(ctx context.Context, q string) ([]picker.Item, error) {
 			paths, err := findFiles(ctx, cwd, q) // the host's own @-file completion
 			items := make([]picker.Item, len(paths))
@@ -43,7 +43,8 @@ func newRefs(store sessionref.SessionQuery, target sessionref.Target, cwd string
 			opts = append(opts, picker.WithHitSource(hitsOf(ix)))
 		}
 	}
-	p := picker.New(picker.ResolverSource(r, target, 20), append(opts, more...)...)
+	p := picker.New(picker.ResolverSource(r, 20), append(opts, more...)...)
+	p.SetTarget(target)
 	return refs{resolver: r, ed: mentiontextarea.New(p)}, nil
 }
 
