@@ -106,6 +106,13 @@ var (
 	// ErrForeign: the index path holds a SQLite database that is not an
 	// index of this package; it is left alone.
 	ErrForeign = errors.New("discover: index path holds another database")
+	// ErrUnreadable: the index file exists but cannot be opened for
+	// reading and writing (its permissions, or SQLite cannot open it);
+	// it is left alone.
+	ErrUnreadable = errors.New("discover: cannot open the search index")
+	// ErrUnwritable: the index's directory cannot be written (read-only,
+	// or its permissions): SQLite writes the index's journal beside it.
+	ErrUnwritable = errors.New("discover: cannot write the search index")
 	// ErrClosed: the Index was closed.
 	ErrClosed = errors.New("discover: index is closed")
 	// ErrDamaged: a search found the index file damaged; the next Sync
@@ -127,6 +134,11 @@ const (
 	// NoticeSchema: the file was written by another version of this
 	// package; it was replaced.
 	NoticeSchema
+	// NoticeStaleJournal: a journal (-wal, -shm) that no process held
+	// was found beside the file, left by a process that stopped or by
+	// another index; it was set aside (renamed *.stale), not applied.
+	// Err names the files.
+	NoticeStaleJournal
 )
 
 // Notice reports that an index file was created or rebuilt, so the next
@@ -148,6 +160,8 @@ func (n Notice) String() string {
 		return fmt.Sprintf("discover: search index %s was unreadable (%v); rebuilt it", n.Path, n.Err)
 	case NoticeSchema:
 		return "discover: search index " + n.Path + " was from another version; rebuilt it"
+	case NoticeStaleJournal:
+		return "discover: search index " + n.Path + " had a journal left by a process that stopped or by another index; set it aside (.stale) unread, and sessions are indexed again as needed"
 	}
 	return "discover: notice about " + n.Path
 }
@@ -220,6 +234,12 @@ func (ix *Index) openFile() error {
 	case !fi.Mode().IsRegular():
 		return fmt.Errorf("%w: %s (%s)", ErrNotRegular, ix.path, fi.Mode().Type())
 	}
+	if err := checkAccess(ix.path); err != nil {
+		return err
+	}
+	if err := ix.setAsideStaleJournal(); err != nil {
+		return err
+	}
 	db, kind, cause, err := openChecked(ix.path)
 	if err != nil {
 		return err
@@ -239,6 +259,7 @@ func (ix *Index) openFile() error {
 		}
 	}
 	ix.db = db
+	holdPath(ix.path)
 	return nil
 }
 
@@ -259,6 +280,9 @@ func openChecked(path string) (db *sql.DB, kind NoticeKind, cause, err error) {
 		db.Close()
 		if isCorrupt(err) {
 			return nil, NoticeCorrupt, err, nil
+		}
+		if cantOpen(err) {
+			return nil, 0, nil, fmt.Errorf("%w: SQLite cannot open the index file %s or its journal beside it (%v)", ErrUnreadable, path, err)
 		}
 		return nil, 0, nil, fmt.Errorf("discover: open index %s: %w", path, err)
 	}
@@ -422,6 +446,13 @@ func isCorrupt(err error) bool {
 		strings.Contains(msg, "corrupt structure") || strings.Contains(msg, "invalid fts5 file format")
 }
 
+// cantOpen reports SQLite's "unable to open database file" (whose text
+// may add a misleading "out of memory").
+func cantOpen(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CANTOPEN
+}
+
 // storeError is an error of the store the index reads (its listing, its
 // seqs, its versions), never of the index's own file, whatever its text
 // says: it never makes a Sync rebuild the index.
@@ -582,5 +613,9 @@ func (ix *Index) Close() error {
 	if ix.closed.Swap(true) {
 		return nil
 	}
-	return ix.conn().Close()
+	err := ix.conn().Close()
+	if ix.path != "" && ix.db != nil {
+		releasePath(ix.path)
+	}
+	return err
 }

@@ -19,6 +19,16 @@ const readAheadMax = 4
 // session, one at a time.
 const readAheadBytes = 64 << 20
 
+// ReadCoster is a store that tells how many bytes its last read of a
+// session held at most while it decoded, beside the surface (dshlog:
+// about three times the log's longest record). Sync's read-ahead counts a
+// read as that much when it is more than the surface's size, so sessions
+// cheap on the surface but dear to decode (one huge record skipped, say)
+// are read one at a time, not four at once.
+type ReadCoster interface {
+	ReadCost(id string) int64
+}
+
 // eventBytes estimates what an event of a surface holds in memory: its
 // text, and a fixed cost for the structures around it.
 func eventBytes(e *sessionref.Event) int64 {
@@ -141,6 +151,9 @@ func (ix *Index) readAhead(ctx context.Context, headers []sessionref.SessionHead
 					for k := range surf.Events {
 						size += eventBytes(&surf.Events[k])
 					}
+				}
+				if rc, ok := ix.q.(ReadCoster); ok {
+					size = max(size, rc.ReadCost(headers[i].ID))
 				}
 				ra.finish(size)
 				ra.results[i] <- r

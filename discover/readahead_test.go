@@ -233,3 +233,50 @@ func (w *walker) WalkSurface(ctx context.Context, id string, fn func(e *sessionr
 	}
 	return surf.CapturedThroughSeq, nil
 }
+
+// costly is a store whose reads cost more to decode than their surfaces
+// hold (dshlog's ReadCost).
+type costly struct {
+	*fakestore.Store
+	cost int64
+}
+
+func (c costly) ReadCost(string) int64 { return c.cost }
+
+// A read counts as what the store says decoding it cost when that is
+// more than its surface: after one such read of over half the bound,
+// reads go one at a time, whatever their surfaces hold.
+func TestReadAheadCountsReadCost(t *testing.T) {
+	fs := fakestore.New()
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var headers []sessionref.SessionHeader
+	for i := range 3 {
+		id := fmt.Sprintf("s%d", i)
+		fs.Create(id, nil, at.Add(time.Duration(i)*time.Minute))
+		fs.AppendUser(id, "a few words")
+		headers = append(headers, sessionref.SessionHeader{ID: id})
+	}
+	for _, cost := range []int64{0, readAheadBytes/2 + 1} {
+		ix, err := Open("", costly{fs, cost})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra := ix.readAhead(context.Background(), headers, []bool{true, true, true})
+		for i := range headers {
+			if r := ra.next(i); r.err != nil {
+				t.Fatal(r.err)
+			}
+		}
+		ra.stop()
+		ix.Close()
+		ra.mu.Lock()
+		biggest, fits := ra.biggest, ra.inFlight == 0 && func() bool { ra.inFlight = 1; defer func() { ra.inFlight = 0 }(); return ra.fits() }()
+		ra.mu.Unlock()
+		if cost > 0 && (biggest != cost || fits) {
+			t.Fatalf("cost %d: the read-ahead counts reads as %d; a second read fits beside one: %v", cost, biggest, fits)
+		}
+		if cost == 0 && (biggest == 0 || biggest > 1<<20 || !fits) {
+			t.Fatalf("small surfaces counted as %d; a second read fits beside one: %v", biggest, fits)
+		}
+	}
+}

@@ -133,3 +133,69 @@ func readAll3(s *Store, id string) shapeReads {
 	_, r.wlk = s3.WalkSurface(ctx, id, func(e *sessionref.Event) bool { return true })
 	return r
 }
+
+// A walk of a log of one-message replaces holds what the package doc's
+// formula says: 5 bytes a message, and about 90 a run of the surface
+// (R ≤ 1 + 2 × the replaces: a replace cuts a run in three, the one it
+// takes out reused), the log's lines not at all.
+func TestWalkOfReplaceStormHoldsItsBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 22 MB log")
+	}
+	const n, k = 80_000, 40_000
+	root := t.TempDir()
+	path := filepath.Join(root, hostile.ProjectDir, "storm", RawName)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := hostile.ReplaceStorm(f, "storm", n, k, 208); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	s := listed(t, root, WithCacheBytes(1))
+	before := heldBytes()
+	var held int64
+	walked := 0
+	if _, err := s.WalkSurface(context.Background(), "storm", func(*sessionref.Event) bool {
+		if walked++; walked == 1 { // the fold is done; the walk begins
+			held = int64(heldBytes()) - int64(before)
+		}
+		return true
+	}); err != nil || walked != n {
+		t.Fatalf("walked %d of %d messages: %v", walked, n, err)
+	}
+	runs := int64(1 + 2*k)
+	bound := int64(n+k)*5 + runs*90 + 2<<20 // the window of lines read back, 1 MiB
+	t.Logf("%d messages, %d runs: the walk holds %d KiB, bound %d KiB (%.0f bytes a run beside 5 a message)",
+		n+k, runs, held>>10, bound>>10, float64(held-int64(n+k)*5-1<<20)/float64(runs))
+	if held > bound {
+		t.Fatalf("the walk holds %d bytes, over the bound of %d", held, bound)
+	}
+}
+
+// ReadCost tells what a read's decoding held: three times the log's
+// longest record, whatever its surface holds.
+func TestReadCost(t *testing.T) {
+	const size = 1 << 20
+	root := t.TempDir()
+	for _, zstd := range []bool{false, true} {
+		id := writeShaped(t, root, "wide-array", size, zstd)
+		s, err := Open(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := s.ReadCost(id); c != 0 {
+			t.Fatalf("%s: cost %d before a read", id, c)
+		}
+		if _, err := s.WalkSurface(context.Background(), id, func(*sessionref.Event) bool { return true }); err != nil {
+			t.Fatal(err)
+		}
+		if c := s.ReadCost(id); c < 3*size || c > 3*size+3<<10 {
+			t.Fatalf("%s: cost %d after a read of a %d-byte record", id, c, size)
+		}
+	}
+}

@@ -209,6 +209,7 @@ type parsed struct {
 	line    int           // lines consumed so far (the header is line 1)
 	more    func() []byte // the text after the piece being decoded, when streamed
 	cost    int64         // estimated bytes held, for the cache budget
+	longest int64         // the longest record decoded, whose buffers bound what decoding held
 	// sink, when set, takes the messages instead of events: the log is
 	// streamed (see streamed), decoded in one pass.
 	sink *streamed
@@ -534,6 +535,7 @@ func (p *parsed) joinHalves(fd feeder, start int64, decodeFirst func(), decodeSe
 	p.events.next, p.events.lastTime = second.next, second.lastTime
 	p.events.turns.join(&second.turns)
 	p.line += q.line
+	p.longest = max(p.longest, q.longest)
 	return true
 }
 
@@ -657,6 +659,7 @@ func (p *parsed) decodeLines(fd feeder, text []byte, base int64, seg *segment, i
 		if p.stopped || p.err != nil {
 			return
 		}
+		p.longest = max(p.longest, int64(nl))
 		if i&1023 == 1023 && fd.stop() != nil {
 			return // the caller reports the cancellation
 		}

@@ -338,6 +338,9 @@ func (s *Store) readLog(ctx context.Context, f *os.File, path string, key fileKe
 		return nil, ioErr(path, err)
 	}
 	p.headSum, p.key = headSum(f, p.committed), key
+	s.mu.Lock()
+	s.costs[path] = 3 * p.longest // the line buffer, doubled as it grew, or a zstd frame's text
+	s.mu.Unlock()
 	return p, nil
 }
 

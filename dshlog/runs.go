@@ -127,6 +127,7 @@ type runList struct {
 	starts  bitset  // the first seq of each run
 	runAt   map[int64]int32
 	runs    []run
+	free    []int32 // runs dropped, whose slots add reuses
 	head    int32
 	tail    int32
 	lastMsg int64 // the greatest message seq pushed or put in so far
@@ -189,8 +190,14 @@ func (l *runList) push(seq int64) {
 
 // add makes a run [a, b], not yet linked.
 func (l *runList) add(a, b int64) int32 {
-	r := int32(len(l.runs))
-	l.runs = append(l.runs, run{a: a, b: b, prev: -1, next: -1})
+	var r int32
+	if n := len(l.free); n > 0 {
+		r, l.free = l.free[n-1], l.free[:n-1]
+		l.runs[r] = run{a: a, b: b, prev: -1, next: -1}
+	} else {
+		r = int32(len(l.runs))
+		l.runs = append(l.runs, run{a: a, b: b, prev: -1, next: -1})
+	}
 	l.starts.set(a)
 	l.runAt[a] = r
 	return r
@@ -200,6 +207,7 @@ func (l *runList) add(a, b int64) int32 {
 func (l *runList) drop(r int32) {
 	l.starts.unset(l.runs[r].a)
 	delete(l.runAt, l.runs[r].a)
+	l.free = append(l.free, r)
 	if l.last == r {
 		l.last = -1
 	}

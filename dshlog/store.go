@@ -109,6 +109,7 @@ type Store struct {
 	seqs    map[string]seqEntry     // CapturedSeqs' answer by path, for the version it was read at
 	logs    *lru                    // parsed logs by path
 	byID    map[string]idEntry      // session id → its log, from the last scan
+	costs   map[string]int64        // by path: what the last read's decoding held at most (ReadCost)
 	// unread holds, from the last scan, the errors of logs whose header
 	// was not read (not a regular file, a link, unreadable, a bad header),
 	// by the name of their session directory ("" for OpenFile's log): an
@@ -145,7 +146,7 @@ type cachedHeader struct {
 
 func newStore(opts []Option) *Store {
 	s := &Store{cacheBytes: DefaultCacheBytes, maxLogBytes: DefaultMaxLogBytes, readBytes: DefaultReadBytes,
-		headers: map[string]cachedHeader{}, titles: map[string]*titleEntry{}, seqs: map[string]seqEntry{}}
+		headers: map[string]cachedHeader{}, titles: map[string]*titleEntry{}, seqs: map[string]seqEntry{}, costs: map[string]int64{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -342,6 +343,22 @@ func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.Titl
 		}
 	}
 	return out, nil
+}
+
+// ReadCost returns how many bytes the last read of a session's log held
+// at most while it decoded, beside what it keeps: about three times the
+// log's longest record (its line buffer, doubled as it grew, or a zstd
+// frame's text), 0 before a read. An indexer reading several sessions
+// at once counts each as at least that much ([discover.ReadCoster]), so
+// logs cheap on the surface but dear to decode are read one at a time.
+func (s *Store) ReadCost(id string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.byID[id]
+	if !ok {
+		return 0
+	}
+	return s.costs[e.path]
 }
 
 // ReadSurface folds a session's log into its current surface. A log whose
@@ -780,6 +797,11 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 	for path := range s.seqs { // and their seqs
 		if _, ok := s.headers[path]; !ok {
 			delete(s.seqs, path)
+		}
+	}
+	for path := range s.costs { // and their read costs
+		if _, ok := s.headers[path]; !ok {
+			delete(s.costs, path)
 		}
 	}
 	s.mu.Unlock()

@@ -15,7 +15,10 @@
 //	              with -shape-bytes N: four zstd wide-array logs, to be
 //	              indexed at once
 //
-//	go run ./dshlog/internal/genhostile -dir DIR [-zstd 4] [-big=false] [-shape-bytes N]
+//	DIR/storm/    with -storm: one raw log of 800,000 messages, then 400,000
+//	              replaces of one message by one (250 MB)
+//
+//	go run ./dshlog/internal/genhostile -dir DIR [-zstd 4] [-big=false] [-shape-bytes N] [-storm]
 package main
 
 import (
@@ -33,6 +36,7 @@ func main() {
 	dir := flag.String("dir", "", "output directory (required)")
 	zstdLogs := flag.Int("zstd", 4, "zstd logs of 950,000 messages")
 	big := flag.Bool("big", true, "write the logs of many messages (zstd, raw, pending, compact)")
+	storm := flag.Bool("storm", false, "write the replace storm")
 	shapeBytes := flag.Int("shape-bytes", 0, "write the record shapes, each of about this many bytes")
 	flag.Parse()
 	if *dir == "" {
@@ -60,6 +64,9 @@ func main() {
 		write(filepath.Join("shape", "four"), id, "session.jsonl.zstd", func(w io.Writer) error {
 			return hostile.ShapedZstd(w, id, "wide-array", *shapeBytes)
 		})
+	}
+	if *storm {
+		write("storm", "storm", "session.jsonl", func(w io.Writer) error { return hostile.ReplaceStorm(w, "storm", 800_000, 400_000, 208) })
 	}
 	if !*big {
 		return

@@ -314,3 +314,21 @@ func (l *writer) raw(s string) {
 		_, l.err = l.w.WriteString(s)
 	}
 }
+
+// ReplaceStorm writes n appended messages, then k replaces of one
+// message by one (every other message of the first 2k, from the oldest):
+// the surface keeps its length and becomes 2k+1 runs of messages.
+// Each line is about lineBytes long.
+func ReplaceStorm(w io.Writer, id string, n, k, lineBytes int) error {
+	l := newWriter(w, id)
+	textLen := max(lineBytes-200, 8)
+	for i := range n {
+		l.ev("user/message", fmt.Sprintf(`{"id":"u%d","role":"user","content":[{"type":"text","text":%q}],"source":{"kind":"user"}}`, i, text(i, textLen)), app)
+	}
+	for j := range min(k, n/2) {
+		s := 2 * j
+		l.ev("user/message", fmt.Sprintf(`{"id":"r%d","role":"user","content":[{"type":"text","text":%q}],"source":{"kind":"user"}}`, j, text(j, textLen)),
+			fmt.Sprintf(`,"surfaceOp":{"op":"replace","start":%d,"end":%d},"sourceEventSeqs":[%d]`, s, s, s))
+	}
+	return l.close()
+}
