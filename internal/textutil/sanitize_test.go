@@ -115,7 +115,7 @@ func checkSanitized(t *testing.T, in, out string) {
 	for i, r := range rs {
 		switch {
 		case r == '\u200D':
-			if !(i+1 < len(rs) && unicode.Is(extendedPictographic, rs[i+1]) && afterPictograph(rs[:i])) {
+			if !(i+1 < len(rs) && unicode.Is(plain.ExtendedPictographic, rs[i+1]) && afterPictograph(rs[:i])) {
 				t.Fatalf("Inline(%+q) = %+q: joiner at rune %d outside an emoji ZWJ sequence", in, out, i)
 			}
 		case r >= 0xE0020 && r <= 0xE007F:
@@ -154,7 +154,7 @@ func checkSanitized(t *testing.T, in, out string) {
 
 func afterPictograph(rs []rune) bool {
 	for j := len(rs) - 1; j >= 0; j-- {
-		if unicode.Is(extendedPictographic, rs[j]) {
+		if unicode.Is(plain.ExtendedPictographic, rs[j]) {
 			return true
 		}
 		if !(unicode.In(rs[j], unicode.Mn, unicode.Me) || rs[j] >= 0x1F3FB && rs[j] <= 0x1F3FF) {

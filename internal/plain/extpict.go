@@ -1,13 +1,13 @@
 // Code generated from the Extended_Pictographic ranges of Unicode 15.0
 // emoji-data.txt (as github.com/rivo/uniseg v0.4.7 ships them); DO NOT EDIT.
 
-package textutil
+package plain
 
 import "unicode"
 
-// extendedPictographic is the Unicode property Extended_Pictographic: the
+// ExtendedPictographic is the Unicode property Extended_Pictographic: the
 // characters an emoji ZWJ sequence joins.
-var extendedPictographic = &unicode.RangeTable{
+var ExtendedPictographic = &unicode.RangeTable{
 	R16: []unicode.Range16{
 		{Lo: 0x00A9, Hi: 0x00A9, Stride: 1},
 		{Lo: 0x00AE, Hi: 0x00AE, Stride: 1},

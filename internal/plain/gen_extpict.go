@@ -51,9 +51,9 @@ func main() {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Code generated from the Extended_Pictographic ranges of Unicode %s\n", uv)
 	fmt.Fprintf(&b, "// emoji-data.txt (as github.com/rivo/uniseg %s ships them); DO NOT EDIT.\n\n", version)
-	b.WriteString("package textutil\n\nimport \"unicode\"\n\n")
-	b.WriteString("// extendedPictographic is the Unicode property Extended_Pictographic: the\n// characters an emoji ZWJ sequence joins.\n")
-	b.WriteString("var extendedPictographic = &unicode.RangeTable{\n\tR16: []unicode.Range16{\n")
+	b.WriteString("package plain\n\nimport \"unicode\"\n\n")
+	b.WriteString("// ExtendedPictographic is the Unicode property Extended_Pictographic: the\n// characters an emoji ZWJ sequence joins.\n")
+	b.WriteString("var ExtendedPictographic = &unicode.RangeTable{\n\tR16: []unicode.Range16{\n")
 	latin := 0
 	for _, r := range rs {
 		if r.hi <= 0xFFFF {
