@@ -12,21 +12,17 @@ go 1.24.2
 //   x/ansi v0.11.7      StringWidth counts a keycap (1 U+FE0F U+20E3) as 2 cells
 //   x/text v0.20.0      cases and the UTF-16 decoder
 //   uuid v1.6.0         NewString as used by fakestore
-// teatest is test-only (composer's end-to-end tests): a host's build does not load it.
 require (
 	charm.land/bubbles/v2 v2.0.0
 	charm.land/bubbletea/v2 v2.0.0
 	charm.land/lipgloss/v2 v2.0.0
 	github.com/charmbracelet/x/ansi v0.11.7
-	github.com/charmbracelet/x/exp/golden v0.0.0-20251109135125-8916d276318f // indirect
-	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
 	github.com/google/uuid v1.6.0
 	golang.org/x/text v0.20.0
 )
 
 require (
 	github.com/atotto/clipboard v0.1.4 // indirect
-	github.com/aymanbagabas/go-udiff v0.4.0 // indirect
 	github.com/charmbracelet/colorprofile v0.4.2 // indirect
 	github.com/charmbracelet/ultraviolet v0.0.0-20260205113103-524a6607adb8 // indirect
 	github.com/charmbracelet/x/term v0.2.2 // indirect

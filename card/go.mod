@@ -2,14 +2,14 @@ module github.com/dshkit/mentions/card
 
 go 1.25.8
 
-// Floors (see docs/dependencies.md): glamour v2.0.1 is the only v2
-// release and needs go 1.25.8 and lipgloss v2.0.4; goldmark v1.7.8 is what
-// glamour v2.0.1 is built on.
+// Floors (see docs/dependencies.md): glamour v2.0.0, the first v2
+// release, needs go 1.25.8; its tests pass there and at lipgloss v2.0.0;
+// goldmark v1.7.8 is what glamour v2.0.0 is built on.
 require (
 	charm.land/bubbles/v2 v2.0.0
 	charm.land/bubbletea/v2 v2.0.0
-	charm.land/glamour/v2 v2.0.1
-	charm.land/lipgloss/v2 v2.0.4
+	charm.land/glamour/v2 v2.0.0
+	charm.land/lipgloss/v2 v2.0.0
 	github.com/charmbracelet/x/ansi v0.11.7
 	github.com/dshkit/mentions v0.0.0-00010101000000-000000000000
 	github.com/yuin/goldmark v1.7.8
@@ -18,7 +18,7 @@ require (
 require (
 	github.com/alecthomas/chroma/v2 v2.14.0 // indirect
 	github.com/aymerick/douceur v0.2.0 // indirect
-	github.com/charmbracelet/colorprofile v0.4.3 // indirect
+	github.com/charmbracelet/colorprofile v0.4.2 // indirect
 	github.com/charmbracelet/ultraviolet v0.0.0-20260205113103-524a6607adb8 // indirect
 	github.com/charmbracelet/x/exp/slice v0.0.0-20250327172914-2fdc97757edf // indirect
 	github.com/charmbracelet/x/term v0.2.2 // indirect
@@ -38,7 +38,7 @@ require (
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	golang.org/x/net v0.39.0 // indirect
 	golang.org/x/sync v0.19.0 // indirect
-	golang.org/x/sys v0.45.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/text v0.24.0 // indirect
 )
 

@@ -48,6 +48,17 @@ func PlainStyles() Styles {
 	return stylesFrom(theme.Plain(), styles.NoTTYStyleConfig)
 }
 
+// Unframed returns s without a frame (no border, no padding), for a host
+// that draws the card inside its own message frame, such as a coloured
+// bar down the left of each message: the card then takes the whole
+// width it is given and adds no bar of its own.
+//
+//	c.SetStyles(card.DefaultStyles(isDark).Unframed())
+func (s Styles) Unframed() Styles {
+	s.Frame = lipgloss.NewStyle()
+	return s
+}
+
 func stylesFrom(p theme.Palette, md gansi.StyleConfig) Styles {
 	return Styles{
 		Frame:    lipgloss.NewStyle().Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(p.Accent).PaddingLeft(1),

@@ -2,6 +2,7 @@ package card
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	gansi "charm.land/glamour/v2/ansi"
@@ -92,7 +93,8 @@ func (m Model) header() string {
 // used, the title beside it.
 func (m Model) labelOf(id, label string) string {
 	st := m.styles
-	out := st.Label.Render("@" + textutil.Inline(label))
+	// A label that is a title starting with '@' is shown with one '@'.
+	out := st.Label.Render("@" + strings.TrimPrefix(textutil.Inline(label), "@"))
 	if m.titles == nil {
 		return out
 	}
@@ -129,13 +131,7 @@ func (m Model) summaryWith(ids []string) string {
 		if r.OmittedMessages > 0 || r.OmittedBytes > 0 {
 			s += fmt.Sprintf(", %d omitted (%s)", r.OmittedMessages, textutil.Bytes(r.OmittedBytes))
 		}
-		var flags []string
-		if r.Compacted {
-			flags = append(flags, "compacted")
-		}
-		if r.Truncated {
-			flags = append(flags, "truncated")
-		}
+		flags := flagsOf(r)
 		out := st.Meta.Render(s)
 		if len(flags) > 0 {
 			out += st.Meta.Render(", ") + st.Flag.Render(strings.Join(flags, ", "))
@@ -143,6 +139,34 @@ func (m Model) summaryWith(ids []string) string {
 		parts = append(parts, out)
 	}
 	return "  " + strings.Join(parts, st.Meta.Render(" │ "))
+}
+
+// flagsOf is what a card flags of a capture: "compacted" and
+// "truncated", in that order, when they apply.
+func flagsOf(r sessionref.ReferenceRecord) []string {
+	var flags []string
+	if r.Compacted {
+		flags = append(flags, "compacted")
+	}
+	if r.Truncated {
+		flags = append(flags, "truncated")
+	}
+	return flags
+}
+
+// flagged styles a line of " · "-joined phrases: the flags in the Flag
+// style, the rest in Meta.
+func (m Model) flagged(line string, flags []string) string {
+	st := m.styles
+	parts := strings.Split(line, " · ")
+	for i, p := range parts {
+		if slices.Contains(flags, p) {
+			parts[i] = st.Flag.Render(p)
+		} else {
+			parts[i] = st.Meta.Render(p)
+		}
+	}
+	return strings.Join(parts, st.Meta.Render(" · "))
 }
 
 // renderBody puts the conversations into the viewport: the Markdown of
@@ -172,8 +196,9 @@ func (m *Model) renderBody() {
 			fmt.Sprintf("%d of %d messages kept", rec.RetainedMessages, rec.OriginalMessages),
 			fmt.Sprintf("%d omitted (%s)", rec.OmittedMessages, textutil.Bytes(rec.OmittedBytes)),
 		}
-		for _, l := range phrases(kept, " · ", inner-3) {
-			add(st.Meta.Render("   " + l))
+		flags := flagsOf(rec)
+		for _, l := range phrases(append(kept, flags...), " · ", inner-3) {
+			add(st.Meta.Render("   ") + m.flagged(l, flags))
 		}
 		if m.turns == nil {
 			if len(s.Conversation) > 0 {

@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/dshkit/mentions/internal/teatest"
 	"github.com/dshkit/mentions/sessionref"
 )
 

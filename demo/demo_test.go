@@ -9,10 +9,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/internal/cmdrun"
+	"github.com/dshkit/mentions/internal/teatest"
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
 )
