@@ -65,7 +65,9 @@ func (*Format) NewIndex() agentlog.Index { return newIndex() }
 
 // Text is the projected text of a line read back.
 func (*Format) Text(line []byte, k uint8) (string, bool) {
-	t, kind := project(line)
+	p := parsers.Get()
+	defer parsers.Put(p)
+	t, kind := project(p, line)
 	return t, kind == k
 }
 

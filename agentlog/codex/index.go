@@ -2,38 +2,31 @@ package codex
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/valyala/fastjson"
 
 	"github.com/dshkit/mentions/agentlog"
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// line is a rollout line: {"timestamp", "type", "payload"}. A rollout of
-// the first format has no envelope: its first line is the session's
-// header ({"id", "timestamp", "instructions"}) and the others are the
-// items themselves, or {"record_type": "state"}.
-type line struct {
-	Timestamp  string          `json:"timestamp"`
-	Type       string          `json:"type"`
-	Payload    json.RawMessage `json:"payload"`
-	RecordType string          `json:"record_type"`
-	ID         string          `json:"id"`
-}
-
-// item is the union of the payload fields the rules read.
+// item is the union of the fields the rules read of a rollout line's
+// payload. A line is {"timestamp", "type", "payload"}; a rollout of the
+// first format has no envelope: its first line is the session's header
+// ({"id", "timestamp", "instructions"}) and the others are the items
+// themselves, or {"record_type": "state"}.
 type item struct {
-	Type               string          `json:"type"`
-	Role               string          `json:"role"`
-	Content            json.RawMessage `json:"content"`
-	ID                 string          `json:"id"`
-	Cwd                string          `json:"cwd"`
-	Timestamp          string          `json:"timestamp"`
-	Message            string          `json:"message"`
-	ReplacementHistory json.RawMessage `json:"replacement_history"`
-	NumTurns           int             `json:"num_turns"`
-	ThreadName         *string         `json:"thread_name"`
+	Type       string
+	Role       string
+	ID         string
+	Cwd        string
+	Timestamp  string
+	Message    string
+	NumTurns   int
+	ThreadName string
+	content    *fastjson.Value // valid until the parser's next line
+	history    *fastjson.Value // replacement_history
 }
 
 // kind is what a rollout line is to the rules.
@@ -50,53 +43,61 @@ const (
 	kTitle
 )
 
-// parse reads one line into its kind and item.
-func parse(b []byte) (kind, item, string) {
+// parsers decode lines read back (an index has its own parser).
+var parsers fastjson.ParserPool
+
+func itemOf(v *fastjson.Value) item {
+	str := func(key string) string { return string(v.GetStringBytes(key)) }
+	return item{Type: str("type"), Role: str("role"), ID: str("id"), Cwd: str("cwd"), Timestamp: str("timestamp"),
+		Message: str("message"), NumTurns: v.GetInt("num_turns"), ThreadName: str("thread_name"),
+		content: v.Get("content"), history: v.Get("replacement_history")}
+}
+
+// parse reads one line with p into its kind, item and time.
+func parse(p *fastjson.Parser, b []byte) (kind, item, string) {
 	b = bytes.TrimSpace(b)
-	var l line
-	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &l) != nil {
+	if len(b) == 0 || b[0] != '{' {
 		return kBad, item{}, ""
 	}
-	var it item
+	v, err := p.ParseBytes(b)
+	if err != nil || v.Type() != fastjson.TypeObject {
+		return kBad, item{}, ""
+	}
+	typ, ts := string(v.GetStringBytes("type")), string(v.GetStringBytes("timestamp"))
+	payload := v.Get("payload")
 	switch {
-	case l.Payload != nil:
-		if json.Unmarshal(l.Payload, &it) != nil {
-			return kBad, item{}, l.Timestamp
-		}
-	case l.RecordType != "":
+	case payload != nil && payload.Type() == fastjson.TypeObject:
+	case payload != nil:
+		return kBad, item{}, ts
+	case v.Exists("record_type"):
 		return kIgnored, item{}, ""
-	case l.Type == "" && l.ID != "":
-		// The first format's header line.
-		if json.Unmarshal(b, &it) != nil {
-			return kBad, item{}, ""
-		}
+	case typ == "" && v.Exists("id"):
+		it := itemOf(v) // the first format's header line
 		return kMeta, it, it.Timestamp
 	default:
-		// The first format's bare item.
-		if json.Unmarshal(b, &it) != nil {
-			return kBad, item{}, ""
-		}
-		return itemKind(it), it, l.Timestamp
+		it := itemOf(v) // the first format's bare item
+		return itemKind(it), it, ts
 	}
-	switch l.Type {
+	it := itemOf(payload)
+	switch typ {
 	case "session_meta":
-		return kMeta, it, l.Timestamp
+		return kMeta, it, ts
 	case "response_item":
-		return itemKind(it), it, l.Timestamp
+		return itemKind(it), it, ts
 	case "compacted":
-		return kCompacted, it, l.Timestamp
+		return kCompacted, it, ts
 	case "event_msg":
 		switch it.Type {
 		case "thread_rolled_back":
-			return kRolledBack, it, l.Timestamp
+			return kRolledBack, it, ts
 		case "thread_name_updated":
-			return kTitle, it, l.Timestamp
+			return kTitle, it, ts
 		}
-		return kIgnored, it, l.Timestamp // display mirrors and progress: never counted
+		return kIgnored, it, ts // display mirrors and progress: never counted
 	case "turn_context":
-		return kIgnored, it, l.Timestamp
+		return kIgnored, it, ts
 	}
-	return kUnknown, it, l.Timestamp
+	return kUnknown, it, ts
 }
 
 // knownItems are the response item types that are not messages.
@@ -117,22 +118,12 @@ func itemKind(it item) kind {
 	return kUnknown
 }
 
-// part is one content item of a message.
-type part struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
 // messageText is the projected text of a message item and its kind: a
 // person's input text, unless the message is scaffolding the client
 // wrote (any of its parts opens with a context marker); the model's
 // output text. Images and their tag text are not text; developer and
 // system messages keep none.
 func messageText(it *item) (string, uint8) {
-	var parts []part
-	if json.Unmarshal(it.Content, &parts) != nil {
-		return "", 0
-	}
 	var k uint8
 	switch it.Role {
 	case "user":
@@ -142,15 +133,22 @@ func messageText(it *item) (string, uint8) {
 	default:
 		return "", 0
 	}
+	if it.content == nil || it.content.Type() != fastjson.TypeArray {
+		return "", 0
+	}
 	var texts []string
-	for _, p := range parts {
+	for _, p := range it.content.GetArray() {
+		typ := string(p.GetStringBytes("type"))
+		if typ != "input_text" && typ != "output_text" && typ != "text" {
+			continue
+		}
+		text := string(p.GetStringBytes("text"))
 		switch {
-		case p.Type != "input_text" && p.Type != "output_text" && p.Type != "text":
-		case k == agentlog.KindUser && scaffolding(p.Text):
+		case k == agentlog.KindUser && scaffolding(text):
 			return "", 0
-		case k == agentlog.KindUser && imageTag(p.Text):
-		case p.Text != "":
-			texts = append(texts, p.Text)
+		case k == agentlog.KindUser && imageTag(text):
+		case text != "":
+			texts = append(texts, text)
 		}
 	}
 	t := strings.Join(texts, "\n")
@@ -194,16 +192,16 @@ func checkpointText(it *item) string {
 	if it.Message != "" {
 		return it.Message
 	}
-	var hist []item
-	if json.Unmarshal(it.ReplacementHistory, &hist) != nil {
+	if it.history == nil || it.history.Type() != fastjson.TypeArray {
 		return ""
 	}
 	var texts []string
-	for i := range hist {
-		if hist[i].Type != "message" {
+	for _, h := range it.history.GetArray() {
+		hi := itemOf(h)
+		if hi.Type != "message" {
 			continue
 		}
-		if t, k := messageText(&hist[i]); k != 0 {
+		if t, k := messageText(&hi); k != 0 {
 			texts = append(texts, t)
 		}
 	}
@@ -211,8 +209,8 @@ func checkpointText(it *item) string {
 }
 
 // project is the text a line keeps and its kind.
-func project(b []byte) (string, uint8) {
-	k, it, _ := parse(b)
+func project(p *fastjson.Parser, b []byte) (string, uint8) {
+	k, it, _ := parse(p, b)
 	switch k {
 	case kMessage:
 		return messageText(&it)
@@ -228,6 +226,7 @@ func project(b []byte) (string, uint8) {
 // checkpoint an agentlog.Message (24 bytes), and a fixed few hundred
 // bytes (the header, the title, the counts).
 type index struct {
+	p           fastjson.Parser
 	msgs        []agentlog.Message
 	anyMsg      bool
 	id, cwd     string
@@ -242,7 +241,7 @@ func newIndex() agentlog.Index { return &index{} }
 
 // Line reads one rollout line.
 func (ix *index) Line(n int, off int64, b []byte) {
-	k, it, ts := parse(b)
+	k, it, ts := parse(&ix.p, b)
 	if ts != "" {
 		if ix.first == "" {
 			ix.first = ts
@@ -278,8 +277,8 @@ func (ix *index) Line(n int, off int64, b []byte) {
 	case kRolledBack:
 		ix.rollBack(it.NumTurns)
 	case kTitle:
-		if it.ThreadName != nil && *it.ThreadName != "" {
-			ix.title = &sessionref.Title{Text: *it.ThreadName, EventSeq: int64(n), UpdatedAt: millis(ts)}
+		if it.ThreadName != "" {
+			ix.title = &sessionref.Title{Text: it.ThreadName, EventSeq: int64(n), UpdatedAt: millis(ts)}
 		}
 	}
 }
