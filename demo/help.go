@@ -153,11 +153,16 @@ func enabled(groups [][]key.Binding, all bool) [][]key.Binding {
 // do not; the viewport scrolls what is taller than the screen.
 func (m *Model) renderHelp() {
 	var out []string
-	if m.opts.Notice != "" {
+	if m.opts.Notice != "" || len(m.opts.Sources) > 0 {
 		// Options.Notice leaves the status line on the first key; it
-		// stays here.
+		// stays here, under the sources.
 		out = append(out, m.st.title.Render("Sessions"))
-		out = append(out, textutil.WrapProse(textutil.Inline(m.opts.Notice), m.w)...)
+		for _, s := range m.opts.Sources {
+			out = append(out, textutil.WrapProse(textutil.Inline(s), m.w)...)
+		}
+		if m.opts.Notice != "" {
+			out = append(out, textutil.WrapProse(textutil.Inline(m.opts.Notice), m.w)...)
+		}
 	}
 	for _, s := range m.helpSections() {
 		cols := m.helpColumns(enabled(s.groups, s.all))

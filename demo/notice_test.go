@@ -152,3 +152,27 @@ func TestLongNoticeKeepsTheComposer(t *testing.T) {
 		t.Errorf("%d lines", len(lines))
 	}
 }
+
+// TestSourcesInF1: F1 lists each source on its own line, above the
+// notice, whole at 80 columns.
+func TestSourcesInF1(t *testing.T) {
+	sources := []string{
+		"DeepSeek Harness: 3 sessions in /home/ann/.dsh/sessions",
+		"Claude Code: 12 sessions in /home/ann/.claude/projects; passed over: 2 × a subagent's transcript (not a conversation of its own)",
+		"Codex: no history (looked for /home/ann/.codex/sessions and /home/ann/.codex/archived_sessions; set CODEX_HOME to read another): it does not exist",
+	}
+	flat := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	m, _ := startWith(t, 80, 24, func(o *Options) { o.Sources = sources; o.Notice = "Codex: no history" })
+	sc := text(drive(m, f1))
+	at := -1
+	for _, s := range sources {
+		i := strings.Index(flat(sc), flat(s))
+		if i < 0 || i < at {
+			t.Fatalf("F1 lacks %q or lists it out of order:\n%s", s, sc)
+		}
+		at = i
+	}
+	if !strings.Contains(sc, "Sessions") {
+		t.Fatalf("no Sessions section:\n%s", sc)
+	}
+}

@@ -29,6 +29,11 @@ type Options struct {
 	// F1 always: why a source offers fewer sessions than expected, say.
 	// It wraps; it is never cut.
 	Notice string
+	// Sources, when set, are shown at the top of F1, one line each: where
+	// the referenceable sessions come from (each agent's root, how many
+	// sessions it offers, what was passed over and why), or what was
+	// looked for when an agent has no history.
+	Sources []string
 	// Config is the resolver's configuration (budget, limits).
 	Config sessionref.Config
 	// Build, when set, fills Store after the screen is shown: it runs in

@@ -44,7 +44,9 @@ func (Format) NewIndex() agentlog.Index { return newIndex() }
 
 // Text is the projected text of a line read back.
 func (Format) Text(line []byte, k uint8) (string, bool) {
-	r, ok := decode(line)
+	p := parsers.Get()
+	defer parsers.Put(p)
+	r, ok := decode(p, line)
 	if !ok {
 		return "", false
 	}

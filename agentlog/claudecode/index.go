@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/valyala/fastjson"
+
 	"github.com/dshkit/mentions/agentlog"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -57,6 +59,7 @@ func keyOf(s string) key {
 // per projected message an agentlog.Message (24 bytes); besides that the
 // titles and a fixed few hundred bytes.
 type index struct {
+	p     fastjson.Parser
 	ids   map[key]int32
 	nodes []node
 	msgs  []agentlog.Message
@@ -84,7 +87,7 @@ var knownTypes = map[string]bool{
 
 // Line reads one line.
 func (ix *index) Line(n int, off int64, line []byte) {
-	r, ok := decode(line)
+	r, ok := decode(&ix.p, line)
 	if !ok {
 		ix.bad++
 		return

@@ -2,52 +2,67 @@ package claudecode
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
+
+	"github.com/valyala/fastjson"
 
 	"github.com/dshkit/mentions/agentlog"
 )
 
 // record is the part of a transcript line the rules read; every other
-// field is skipped by the decoder.
+// field is left undecoded.
 type record struct {
-	Type             string          `json:"type"`
-	Subtype          string          `json:"subtype"`
-	UUID             string          `json:"uuid"`
-	ParentUUID       *string         `json:"parentUuid"`
-	IsSidechain      bool            `json:"isSidechain"`
-	IsMeta           bool            `json:"isMeta"`
-	IsCompactSummary bool            `json:"isCompactSummary"`
-	TranscriptOnly   bool            `json:"isVisibleInTranscriptOnly"`
-	Cwd              string          `json:"cwd"`
-	Timestamp        string          `json:"timestamp"`
-	Summary          string          `json:"summary"`
-	LeafUUID         string          `json:"leafUuid"`
-	CustomTitle      string          `json:"customTitle"`
-	AITitle          string          `json:"aiTitle"`
-	ToolUseResult    json.RawMessage `json:"toolUseResult"`
-	Message          *struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
+	Type             string
+	Subtype          string
+	UUID             string
+	ParentUUID       *string
+	IsSidechain      bool
+	IsMeta           bool
+	IsCompactSummary bool
+	TranscriptOnly   bool // isVisibleInTranscriptOnly
+	ToolResult       bool // a toolUseResult field that is not null
+	Cwd              string
+	Timestamp        string
+	Summary          string
+	LeafUUID         string
+	CustomTitle      string
+	AITitle          string
+	HasMessage       bool
+	content          *fastjson.Value // message.content; valid until the parser's next line
 }
 
-// decode reads one line; ok is false for a line that is not a JSON
-// object.
-func decode(line []byte) (r record, ok bool) {
+// parsers decode lines read back (the index has its own parser).
+var parsers fastjson.ParserPool
+
+// decode reads one line with p; ok is false for a line that is not a
+// JSON object. The record's content lives until p parses again.
+func decode(p *fastjson.Parser, line []byte) (r record, ok bool) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' {
 		return record{}, false
 	}
-	if json.Unmarshal(line, &r) != nil {
+	v, err := p.ParseBytes(line)
+	if err != nil || v.Type() != fastjson.TypeObject {
 		return record{}, false
 	}
+	str := func(key string) string { return string(v.GetStringBytes(key)) }
+	r = record{
+		Type: str("type"), Subtype: str("subtype"), UUID: str("uuid"), Cwd: str("cwd"), Timestamp: str("timestamp"),
+		Summary: str("summary"), LeafUUID: str("leafUuid"), CustomTitle: str("customTitle"), AITitle: str("aiTitle"),
+		IsSidechain: v.GetBool("isSidechain"), IsMeta: v.GetBool("isMeta"), IsCompactSummary: v.GetBool("isCompactSummary"),
+		TranscriptOnly: v.GetBool("isVisibleInTranscriptOnly"),
+	}
+	if pv := v.Get("parentUuid"); pv != nil && pv.Type() == fastjson.TypeString {
+		s := string(pv.GetStringBytes())
+		r.ParentUUID = &s
+	}
+	if tv := v.Get("toolUseResult"); tv != nil && tv.Type() != fastjson.TypeNull {
+		r.ToolResult = true
+	}
+	if m := v.Get("message"); m != nil && m.Type() == fastjson.TypeObject {
+		r.HasMessage, r.content = true, m.Get("content")
+	}
 	return r, true
-}
-
-// block is one content block of a message.
-type block struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
 }
 
 // project is the text of r that a snapshot keeps and its kind; kind 0
@@ -58,22 +73,22 @@ type block struct {
 // notes). A compaction summary is the checkpoint. A reply is an
 // assistant line's text blocks; thinking and tool calls are not text.
 func project(r *record) (string, uint8) {
-	if r.IsSidechain || r.Message == nil {
+	if r.IsSidechain || !r.HasMessage {
 		return "", 0
 	}
 	switch r.Type {
 	case "user":
 		if r.IsCompactSummary {
-			t := joined(r.Message.Content, false)
+			t := joined(r.content, false)
 			return t, kindIf(t, agentlog.KindCheckpoint)
 		}
-		if r.IsMeta || r.TranscriptOnly || len(r.ToolUseResult) > 0 && string(r.ToolUseResult) != "null" {
+		if r.IsMeta || r.TranscriptOnly || r.ToolResult {
 			return "", 0
 		}
-		t := joined(r.Message.Content, true)
+		t := joined(r.content, true)
 		return t, kindIf(t, agentlog.KindUser)
 	case "assistant":
-		t := joined(r.Message.Content, false)
+		t := joined(r.content, false)
 		return t, kindIf(t, agentlog.KindAssistant)
 	}
 	return "", 0
@@ -89,28 +104,35 @@ func kindIf(t string, k uint8) uint8 {
 // joined is the text of a message's content, a string or an array of
 // blocks: its text blocks joined by newlines, the scaffolding ones left
 // out when person is set.
-func joined(content json.RawMessage, person bool) string {
-	content = bytes.TrimSpace(content)
-	if len(content) == 0 {
+func joined(content *fastjson.Value, person bool) string {
+	if content == nil {
 		return ""
 	}
-	if content[0] == '"' {
-		var s string
-		if json.Unmarshal(content, &s) != nil || person && scaffolding(s) {
+	switch content.Type() {
+	case fastjson.TypeString:
+		s := string(content.GetStringBytes())
+		if person && scaffolding(s) {
 			return ""
 		}
 		return s
-	}
-	var blocks []block
-	if json.Unmarshal(content, &blocks) != nil {
+	case fastjson.TypeArray:
+	default:
 		return ""
 	}
 	var parts []string
-	for _, b := range blocks {
-		if b.Type != "text" || b.Text == "" || person && scaffolding(b.Text) {
+	for _, b := range content.GetArray() {
+		if string(b.GetStringBytes("type")) != "text" {
 			continue
 		}
-		parts = append(parts, b.Text)
+		tv := b.Get("text")
+		if tv == nil || tv.Type() != fastjson.TypeString {
+			continue
+		}
+		t := string(tv.GetStringBytes())
+		if t == "" || person && scaffolding(t) {
+			continue
+		}
+		parts = append(parts, t)
 	}
 	return strings.Join(parts, "\n")
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,7 @@ type flags struct {
 	plain    bool
 	sessions string
 	dsh      bool
+	from     string // --from: the agents whose sessions are offered, comma-separated in sourceNames order
 	noIndex  bool
 	noPrev   bool
 	help     bool // --help: print the usage and exit 0
@@ -114,6 +116,14 @@ func newFlagSet(f *flags, bad **FlagError) *flag.FlagSet {
 	})
 	fs.BoolVar(&f.noIndex, "no-index", false, "turn full-text discovery off: the picker searches titles, ids and folders only")
 	fs.BoolVar(&f.noPrev, "no-preview", false, "no preview of the highlighted session in the picker")
+	fs.Func("from", "also offer the sessions of these agents, a comma-separated `LIST` of dsh (DeepSeek Harness, $DSH_HOME/sessions), claude (Claude Code, $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects) and codex (Codex CLI, $CODEX_HOME/sessions and archived_sessions or ~/.codex/...); an agent with no history is named in F1 and skipped", func(s string) error {
+		names, err := parseFrom(s)
+		if err != nil {
+			return fail("from", "%s", err.Error())
+		}
+		f.from = strings.Join(names, ",")
+		return nil
+	})
 	fs.BoolVar(&f.dsh, "dsh", false, "also offer the DeepSeek Harness sessions of the default root ($DSH_HOME/sessions or ~/.dsh/sessions)")
 	return fs
 }
@@ -141,6 +151,39 @@ func parseFlags(args []string, getenv func(string) string) (flags, error) {
 		return flags{}, &FlagError{Flag: "--sessions", Reason: "give either --sessions DIR or --dsh, not both"}
 	}
 	return f, nil
+}
+
+// uses reports whether --from names the agent name.
+func (f flags) uses(name string) bool {
+	return f.from != "" && slices.Contains(strings.Split(f.from, ","), name)
+}
+
+// sourceNames are the agents --from knows, in the order they are read.
+var sourceNames = []string{"dsh", "claude", "codex"}
+
+// parseFrom reads --from's list: names of sourceNames, comma-separated,
+// in any order, each at most once.
+func parseFrom(s string) ([]string, error) {
+	seen := map[string]bool{}
+	for _, n := range strings.Split(s, ",") {
+		n = strings.ToLower(strings.TrimSpace(n))
+		switch {
+		case n == "":
+			return nil, fmt.Errorf("want a comma-separated list of %s, got %q", strings.Join(sourceNames, ", "), s)
+		case !slices.Contains(sourceNames, n):
+			return nil, fmt.Errorf("unknown agent %q: want %s", n, strings.Join(sourceNames, ", "))
+		case seen[n]:
+			return nil, fmt.Errorf("%q is named twice", n)
+		}
+		seen[n] = true
+	}
+	var out []string
+	for _, n := range sourceNames {
+		if seen[n] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
 }
 
 // fromFlagPackage turns the flag package's own errors (unknown flag,

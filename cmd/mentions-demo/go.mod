@@ -10,6 +10,7 @@ go 1.26.0
 require (
 	charm.land/bubbletea/v2 v2.1.1
 	github.com/dshkit/mentions v0.0.0-00010101000000-000000000000
+	github.com/dshkit/mentions/agentlog v0.0.0-00010101000000-000000000000
 	github.com/dshkit/mentions/demo v0.0.0-00010101000000-000000000000
 	github.com/dshkit/mentions/discover v0.0.0-00010101000000-000000000000
 	github.com/dshkit/mentions/dshlog v0.0.0-00010101000000-000000000000
@@ -65,6 +66,7 @@ require (
 
 replace (
 	github.com/dshkit/mentions => ../../
+	github.com/dshkit/mentions/agentlog => ../../agentlog
 	github.com/dshkit/mentions/card => ../../card
 	github.com/dshkit/mentions/demo => ../../demo
 	github.com/dshkit/mentions/discover => ../../discover

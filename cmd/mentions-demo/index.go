@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/dshkit/mentions/agentlog"
 	"github.com/dshkit/mentions/demo"
 	"github.com/dshkit/mentions/discover"
 	"github.com/dshkit/mentions/dshlog"
@@ -35,8 +37,8 @@ func addIndex(o *demo.Options, f flags) (done func(), err error) {
 		return done, nil
 	}
 	o.Discover = true
-	root := f.sessions
-	if root == "" && !f.dsh {
+	roots := sourceRoots(o, f)
+	if len(roots) == 0 {
 		if f.count <= memoryIndexMax {
 			return done, nil
 		}
@@ -48,12 +50,9 @@ func addIndex(o *demo.Options, f flags) (done func(), err error) {
 		o.DiscoverOptions = append(o.DiscoverOptions, discover.WithLimits(bigIndexMessageBytes, bigIndexSessionBytes))
 		return func() { os.RemoveAll(dir) }, nil
 	}
-	if root == "" {
-		if root, err = dshlog.DefaultRoot(); err != nil {
-			return done, err
-		}
-	}
-	path, err := discover.DefaultPath(root)
+	// One index per set of roots: a DeepSeek Harness root alone keeps the
+	// file it always had.
+	path, err := discover.DefaultPath(strings.Join(roots, "\x00"))
 	if err != nil {
 		// No cache directory: the demo runs without full-text search and
 		// says why; the index is a cache, never required.
@@ -65,6 +64,27 @@ func addIndex(o *demo.Options, f flags) (done func(), err error) {
 		o.Notice = why
 		return done, nil
 	}
-	o.DiscoverPath, o.DiscoverRefuse = path, []string{root}
+	o.DiscoverPath, o.DiscoverRefuse = path, roots
 	return done, nil
+}
+
+// sourceRoots are the roots of the sessions offered besides the
+// embedded ones: the DeepSeek Harness root (--sessions, --dsh or dsh in
+// --from), then each agent's that has history.
+func sourceRoots(o *demo.Options, f flags) []string {
+	var roots []string
+	switch {
+	case f.sessions != "":
+		roots = append(roots, f.sessions)
+	case f.dsh || f.uses("dsh"):
+		if root, err := dshlog.DefaultRoot(); err == nil {
+			roots = append(roots, root)
+		}
+	}
+	if j, ok := o.Others.(*agentlog.Joined); ok {
+		for _, st := range j.Agents() {
+			roots = append(roots, st.Root())
+		}
+	}
+	return roots
 }

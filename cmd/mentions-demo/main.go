@@ -110,7 +110,7 @@ func start(f flags) error {
 			return seed(ctx, store, fakestore.SeedOptions{Count: f.count, Seed: f.seed, Now: now, Home: home}, progress)
 		},
 	}
-	if err := addLogs(&opts, f.sessions, f.dsh, f.count); err != nil {
+	if err := addSources(context.Background(), &opts, f, f.count); err != nil {
 		return err
 	}
 	removeIndex, err := addIndex(&opts, f)

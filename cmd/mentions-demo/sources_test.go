@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dshkit/mentions/agentlog"
+	"github.com/dshkit/mentions/demo"
+)
+
+// --from takes the agents in any order, each once, whatever the case.
+func TestParseFrom(t *testing.T) {
+	f, err := parseFlags([]string{"--from", " Codex,claude , dsh"}, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.from != "dsh,claude,codex" || !f.uses("claude") || f.uses("cursor") {
+		t.Fatalf("from %q", f.from)
+	}
+}
+
+// An agent with history is offered through the join and listed in F1
+// with its root and count; one without says in one line what was looked
+// for, and the demo starts anyway.
+func TestAddSources(t *testing.T) {
+	claudeHome := t.TempDir()
+	dst := filepath.Join(claudeHome, "projects", "-home-ann-proj", "0a1b2c3d-0000-4000-8000-000000000001.jsonl")
+	b, err := os.ReadFile(filepath.Join("..", "..", "agentlog", "claudecode", "testdata", "session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(dst), "agent-1234.jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	codexHome := filepath.Join(t.TempDir(), "nothing-here")
+	t.Setenv("CLAUDE_CONFIG_DIR", claudeHome)
+	t.Setenv("CODEX_HOME", codexHome)
+	t.Setenv("DSH_HOME", filepath.Join(t.TempDir(), "no-dsh"))
+	f, err := parseFlags([]string{"--from", "codex,claude,dsh"}, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o demo.Options
+	if err := addSources(context.Background(), &o, f, 5); err != nil {
+		t.Fatal(err)
+	}
+	j, ok := o.Others.(*agentlog.Joined)
+	if !ok || len(j.Agents()) != 1 {
+		t.Fatalf("others %T", o.Others)
+	}
+	_, titles, err := j.ListSessionsWithTitles(context.Background())
+	if err != nil || len(titles) != 1 || titles[0].Title.Text != "claude · Retry work" {
+		t.Fatalf("titles %+v %v", titles, err)
+	}
+	if len(o.Sources) != 3 {
+		t.Fatalf("sources %q", o.Sources)
+	}
+	for i, want := range []string{
+		"DeepSeek Harness: no history",
+		"Claude Code: 1 session in " + filepath.Join(claudeHome, "projects") + "; passed over: 1 × a subagent's transcript",
+		"Codex: no history (looked for " + filepath.Join(codexHome, "sessions") + " and " + filepath.Join(codexHome, "archived_sessions") + "; set CODEX_HOME",
+	} {
+		if !strings.HasPrefix(o.Sources[i], want) {
+			t.Errorf("source %d: %q, want it to start %q", i, o.Sources[i], want)
+		}
+	}
+	if !strings.Contains(o.Sources[1], "lines skipped: 1 unreadable, 1 of types") {
+		t.Errorf("the skipped lines are not counted: %q", o.Sources[1])
+	}
+	if !strings.Contains(o.Notice, "Codex: no history") || strings.Contains(o.Notice, "\n") {
+		t.Errorf("notice %q", o.Notice)
+	}
+	if o.StoreName != "5 generated + 1 claude" {
+		t.Errorf("header %q", o.StoreName)
+	}
+	done, err := addIndex(&o, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if len(o.DiscoverRefuse) != 2 || o.DiscoverRefuse[1] != filepath.Join(claudeHome, "projects") {
+		t.Errorf("the index refuses %q", o.DiscoverRefuse)
+	}
+}
