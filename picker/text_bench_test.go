@@ -88,7 +88,8 @@ func longWordPicker(tb testing.TB, kind string) Model {
 		c := cand(id, "the session", &cwd, time.Hour, sessionref.RankSameCwd)
 		return []Hit{{Candidate: c, Snippet: snippet, Match: [][2]int{{0, min(len(q), 5)}}}}, nil
 	}
-	m := newTestPicker(&fakeSource{items: []sessionref.Candidate{}}, WithHitSource(hits), WithPreview(ResolverPreviewer(r, target)))
+	m := newTestPicker(&fakeSource{items: []sessionref.Candidate{}}, WithHitSource(hits), WithPreview(ResolverPreviewer(r)))
+	m.SetTarget(target)
 	m.SetScreenSize(200, 60)
 	m.SetAnchor(2, 58)
 	m, cmd := m.Open("pars")
