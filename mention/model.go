@@ -382,17 +382,8 @@ func (m *Model) clamp(i int) int {
 // that ends (an insertion) or starts (a deletion) at the cursor, as
 // typing does, and otherwise the longest common prefix and suffix.
 func diff(old, new string, cursor int) (p, oldEnd, newEnd int) {
-	delta := len(new) - len(old)
-	switch {
-	case delta > 0 && cursor-delta >= 0 && cursor <= len(new):
-		q := cursor - delta
-		if old[:q] == new[:q] && old[q:] == new[cursor:] {
-			return q, q, cursor
-		}
-	case delta < 0 && cursor <= len(new) && cursor-delta <= len(old):
-		if old[:cursor] == new[:cursor] && old[cursor-delta:] == new[cursor:] {
-			return cursor, cursor - delta, cursor
-		}
+	if p, oldEnd, newEnd, ok := typedAt(old, new, cursor); ok {
+		return p, oldEnd, newEnd
 	}
 	n := min(len(old), len(new))
 	for p < n && old[p] == new[p] {
@@ -412,6 +403,25 @@ func diff(old, new string, cursor int) (p, oldEnd, newEnd int) {
 		newEnd++
 	}
 	return p, oldEnd, newEnd
+}
+
+// typedAt reports the edit that explains old becoming new as typing at
+// the cursor does: an insertion that ends there, or a deletion that
+// starts there.
+func typedAt(old, new string, cursor int) (p, oldEnd, newEnd int, ok bool) {
+	delta := len(new) - len(old)
+	switch {
+	case delta > 0 && cursor-delta >= 0 && cursor <= len(new):
+		q := cursor - delta
+		if old[:q] == new[:q] && old[q:] == new[cursor:] {
+			return q, q, cursor, true
+		}
+	case delta < 0 && cursor <= len(new) && cursor-delta <= len(old):
+		if old[:cursor] == new[:cursor] && old[cursor-delta:] == new[cursor:] {
+			return cursor, cursor - delta, cursor, true
+		}
+	}
+	return 0, 0, 0, false
 }
 
 // segment is the plain text around [from, to): from the end of the
