@@ -46,7 +46,7 @@ func FuzzEditing(f *testing.F) {
 		return out, nil
 	})
 	f.Fuzz(func(t *testing.T, ops []byte, width uint8) {
-		m := New(picker.New(src, picker.WithTick(neverTick)), nil, WithWidth(int(width)), WithMaxLines(3))
+		m := newWith(picker.New(src, picker.WithTick(neverTick)), nil, withWidth(int(width)), withMaxLines(3))
 		m.SetOrigin(0, 20)
 		var late []tea.Msg
 		apply := func(msg tea.Msg) {

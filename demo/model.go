@@ -112,9 +112,10 @@ func New(o Options) (Model, error) {
 		pickOpts = append(pickOpts, picker.WithPreview(picker.ResolverPreviewer(r, o.Current)))
 	}
 	p := picker.New(picker.ResolverSource(r, o.Current, sessionref.DefaultCandidateLimit), pickOpts...)
-	comp := composer.New(p, composer.ResolverPreparer(r, o.Current),
-		composer.WithBudget(r.Config().MaxReferenceBytes), composer.WithMaxReferences(r.Config().MaxReferences),
-		composer.WithStyles(comps.composer))
+	comp := composer.New(p, composer.ResolverPreparer(r, o.Current))
+	comp.SetBudget(r.Config().MaxReferenceBytes)
+	comp.SetMaxReferences(r.Config().MaxReferences)
+	comp.SetStyles(comps.composer)
 	comp.SetVirtualCursor(false) // View places the terminal's own cursor
 	m := Model{
 		opts:      o,
