@@ -33,7 +33,8 @@ func newEditors() *editors {
 	ta.SetHeight(4)
 	ta.CharLimit, ta.MaxHeight = 0, 0
 	ta.Focus()
-	c := composer.New(picker.New(src, tick), nil, composer.WithWidth(parityWidth))
+	c := composer.New(picker.New(src, tick), nil)
+	c.SetWidth(parityWidth)
 	return &editors{c: c, a: New(picker.New(src, tick)), ta: ta}
 }
 
