@@ -223,7 +223,7 @@ func (m *Model) Move(c int, how Change) {
 		m.justPicked = false
 	}
 	m.cursor = c
-	m.afterChange(false, how)
+	m.afterChange(how)
 }
 
 // Follow takes an editor's text and cursor after a change the model did
@@ -268,17 +268,17 @@ func (m *Model) edit(p, oldEnd int, ins string, how Change, cursor int) {
 		m.cursor = p + len(ins)
 	}
 	m.adopt(p, p+len(ins), how == Paste)
-	m.afterChange(true, how)
+	m.afterChange(how)
 }
 
 // afterChange checks the invariants and updates the query.
-func (m *Model) afterChange(edited bool, how Change) {
+func (m *Model) afterChange(how Change) {
 	m.check()
 	if how == Paste {
 		m.close()
 		return
 	}
-	m.query(how == Edit || how == Move, edited)
+	m.query(how == Edit || how == Move)
 }
 
 // splice replaces text[p:oldEnd] with ins (and with tok, a token of ins,
@@ -468,7 +468,7 @@ func (m *Model) adopt(from, to int, all bool) {
 			continue
 		}
 		s, e := start+mt.Start, start+mt.End
-		chip := m.text[:0] + "@" + *tok.Reference.Label
+		chip := "@" + *tok.Reference.Label
 		m.splice(s, e, chip, &tok)
 	}
 }
