@@ -27,7 +27,7 @@ func TestFooterFollowsTheKeyMap(t *testing.T) {
 	k := DefaultKeyMap()
 	k.Submit = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send"))
 	k.Cancel = key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "stop"))
-	m := e.composer(WithKeyMap(k))
+	m := e.composer(withKeyMap(k))
 	m = typeText(m, "hello")
 	f := footerOf(m)
 	if !strings.Contains(f, "ctrl+s send") || strings.Contains(f, "enter send") {
@@ -57,7 +57,7 @@ func TestFooterFollowsTheKeyMap(t *testing.T) {
 	}
 	// Unbound (no keys): no hint at all.
 	k.InsertNewline = key.NewBinding()
-	m = e.composer(WithKeyMap(k))
+	m = e.composer(withKeyMap(k))
 	if f := footerOf(m); strings.Contains(f, "newline") {
 		t.Fatalf("unbound newline shown: %q", f)
 	}
@@ -70,7 +70,7 @@ func TestFooterFollowsTheKeyMap(t *testing.T) {
 // TestKeyMapEnabledByState: KeyMap reports the bindings that act now.
 func TestKeyMapEnabledByState(t *testing.T) {
 	e := newEnv(t)
-	m := e.composer(WithMaxLines(2))
+	m := e.composer(withMaxLines(2))
 	k := m.KeyMap()
 	if !k.Submit.Enabled() || k.Cancel.Enabled() || k.PageDown.Enabled() {
 		t.Fatalf("idle: submit %v cancel %v pgdn %v", k.Submit.Enabled(), k.Cancel.Enabled(), k.PageDown.Enabled())
@@ -250,7 +250,7 @@ func TestPlacesThePopupWithoutAWindowSize(t *testing.T) {
 	e := newEnv(t)
 	p := picker.New(picker.ResolverSource(e.resolver, 20))
 	p.SetTarget(e.target)
-	m := New(p, nil, WithWidth(50))
+	m := newWith(p, nil, withWidth(50))
 	m.SetOrigin(30, 40)
 	m = typeText(m, "@")
 	r := m.Picker().Rect()
@@ -262,7 +262,7 @@ func TestPlacesThePopupWithoutAWindowSize(t *testing.T) {
 // TestStyles: one way in and out, and PlainStyles carry no colour.
 func TestStyles(t *testing.T) {
 	e := newEnv(t)
-	m := e.composer(WithStyles(PlainStyles()))
+	m := e.composer(withStyles(PlainStyles()))
 	m.SetValue("see " + mention(t, "s-cafe", "Café"))
 	if v := m.View(); strings.Contains(v, "38;") || strings.Contains(v, "48;") {
 		t.Fatalf("colour in plain styles: %q", v)

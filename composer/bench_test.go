@@ -59,7 +59,7 @@ func BenchmarkViewBigDraft(b *testing.B) {
 func BenchmarkKeystrokeLongWord(b *testing.B) {
 	for _, c := range []struct{ name, unit string }{{"ascii", "a"}, {"cjk", "界"}} {
 		b.Run(c.name, func(b *testing.B) {
-			m := New(picker.New(picker.SourceFunc(nil)), nil, WithWidth(100))
+			m := newWith(picker.New(picker.SourceFunc(nil)), nil, withWidth(100))
 			m.SetValue(strings.Repeat(c.unit, 100_000))
 			m.moveCursor(0)
 			k := tea.KeyPressMsg{Code: 'x', Text: "x"}
@@ -85,7 +85,7 @@ func BenchmarkKeystrokeAfterPaste(b *testing.B) {
 		n          int
 	}{{"small", "a", 1 << 10}, {"ascii", "a", 1 << 20}, {"cjk", "界", 1 << 20 / 3}} {
 		b.Run(c.name, func(b *testing.B) {
-			m := New(picker.New(picker.SourceFunc(nil)), nil, WithWidth(100))
+			m := newWith(picker.New(picker.SourceFunc(nil)), nil, withWidth(100))
 			m.Focus()
 			m, _ = m.Update(tea.PasteMsg{Content: strings.Repeat(c.unit, c.n)})
 			m.moveCursor(0)

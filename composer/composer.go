@@ -128,32 +128,6 @@ type Model struct {
 	targetKey string
 }
 
-// Option configures a Model.
-type Option func(*Model)
-
-// WithMaxReferences sets the distinct-session limit shown and enforced in
-// the picker (default sessionref.MaxReferences).
-func WithMaxReferences(n int) Option { return func(m *Model) { m.maxRefs = n } }
-
-// WithBudget sets the per-session byte budget named in errors (default
-// sessionref.DefaultMaxReferenceBytes).
-func WithBudget(bytes int) Option { return func(m *Model) { m.budget = bytes } }
-
-// WithMaxLines caps the editor's visible lines (default 6).
-func WithMaxLines(n int) Option { return func(m *Model) { m.maxLines = max(n, 1) } }
-
-// WithPlaceholder sets the placeholder shown while the draft is empty.
-func WithPlaceholder(s string) Option { return func(m *Model) { m.placeholder = s } }
-
-// WithStyles sets the styles (default DefaultStyles(true)).
-func WithStyles(s Styles) Option { return func(m *Model) { m.styles = s } }
-
-// WithKeyMap sets the key bindings (default DefaultKeyMap()).
-func WithKeyMap(k KeyMap) Option { return func(m *Model) { m.keys = k } }
-
-// WithWidth sets the width in cells (default 80); see [Model.SetWidth].
-func WithWidth(w int) Option { return func(m *Model) { m.width = max(w, minWidth) } }
-
 // lastID numbers composers, so a prepare result finds the composer that
 // asked for it even when a host has several.
 var lastID atomic.Int64
@@ -161,7 +135,7 @@ var lastID atomic.Int64
 // New returns a focused, empty composer that completes mentions with p
 // and submits through prepare. Set the picker's styles, keys and bounds
 // on [Model.Picker], and the composer's own with its setters.
-func New(p picker.Model, prepare Preparer, opts ...Option) Model {
+func New(p picker.Model, prepare Preparer) Model {
 	m := Model{
 		id:          lastID.Add(1),
 		keys:        DefaultKeyMap(),
@@ -176,9 +150,6 @@ func New(p picker.Model, prepare Preparer, opts ...Option) Model {
 		focused:     true,
 		goalCol:     -1,
 		width:       80,
-	}
-	for _, o := range opts {
-		o(&m)
 	}
 	m.relayout()
 	m.syncPicker()
@@ -220,6 +191,36 @@ func (m Model) KeyMap() KeyMap { return m.withState(m.keys) }
 // SetKeyMap sets the key bindings; the composer enables them by state
 // (see [KeyMap]).
 func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
+
+// MaxReferences returns the limit of distinct sessions a draft may
+// reference (default sessionref.MaxReferences).
+func (m Model) MaxReferences() int { return m.maxRefs }
+
+// SetMaxReferences sets the distinct-session limit shown in the footer
+// and enforced in the picker: past it, no further session can be picked.
+func (m *Model) SetMaxReferences(n int) {
+	m.maxRefs = n
+	m.syncPicker()
+}
+
+// Budget returns the per-session byte budget named in errors (default
+// sessionref.DefaultMaxReferenceBytes).
+func (m Model) Budget() int { return m.budget }
+
+// SetBudget sets the per-session byte budget named in errors; give it
+// the preparer's (sessionref.Config.MaxReferenceBytes).
+func (m *Model) SetBudget(bytes int) { m.budget = bytes }
+
+// MaxLines returns the most lines the editor shows (default 6).
+func (m Model) MaxLines() int { return m.maxLines }
+
+// SetMaxLines caps the editor's visible lines (at least 1); a taller
+// draft scrolls.
+func (m *Model) SetMaxLines(n int) {
+	m.maxLines = max(n, 1)
+	m.scrollToCursor()
+	m.syncPicker()
+}
 
 // Placeholder returns the text shown while the draft is empty.
 func (m Model) Placeholder() string { return m.placeholder }

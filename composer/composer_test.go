@@ -49,11 +49,11 @@ func newEnv(t testing.TB) *env {
 	return &env{store: s, resolver: r, target: sessionref.Target{ID: "current", Cwd: &cwd}}
 }
 
-func (e *env) composer(opts ...Option) Model {
+func (e *env) composer(opts ...option) Model {
 	p := picker.New(picker.ResolverSource(e.resolver, 20),
 		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick))
 	p.SetTarget(e.target)
-	m := New(p, ResolverPreparer(e.resolver, e.target), opts...)
+	m := newWith(p, ResolverPreparer(e.resolver, e.target), opts...)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.SetWidth(80)
 	m.SetOrigin(0, 20)
@@ -366,7 +366,7 @@ func TestSubmitFailuresKeepDraft(t *testing.T) {
 		draft string
 		code  sessionref.Code
 		words string
-		opts  []Option
+		opts  []option
 	}{
 		{"invalid", "see @[bad](dsh-session:nope)", sessionref.CodeInvalidReference, "malformed", nil},
 		{"self", "me " + mention(t, "current", "This very session"), sessionref.CodeSelfReference, "can't reference itself; remove @This very session", nil},
@@ -588,4 +588,21 @@ func errText(m Model) string {
 func (m *Model) moveCursor(i int) {
 	m.draft.Move(m.off(i), rules.Jump)
 	m.sync()
+}
+
+// option sets a knob on a new composer in a test, through its setter.
+type option func(*Model)
+
+func withWidth(w int) option     { return func(m *Model) { m.SetWidth(w) } }
+func withMaxLines(n int) option  { return func(m *Model) { m.SetMaxLines(n) } }
+func withKeyMap(k KeyMap) option { return func(m *Model) { m.SetKeyMap(k) } }
+func withStyles(s Styles) option { return func(m *Model) { m.SetStyles(s) } }
+
+// newWith is New, then opts.
+func newWith(p picker.Model, prepare Preparer, opts ...option) Model {
+	m := New(p, prepare)
+	for _, o := range opts {
+		o(&m)
+	}
+	return m
 }

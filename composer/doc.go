@@ -7,8 +7,9 @@
 // Typing '@' at the start of the draft or after whitespace opens the
 // embedded [picker.Model]; the text from the '@' to the cursor is its
 // query. A query may hold single spaces, as titles do ("@fix the par"),
-// and ends on a second consecutive space, on a space after a query that
-// matched no session, on a newline, on Esc, or when the cursor leaves it.
+// and ends on a second consecutive space, on a newline, on Esc, or when
+// the cursor leaves it; a space after a query whose answers matched
+// nothing ends it as Esc does.
 // The picker comes back when typing, deleting or a horizontal move (a
 // character, a word, Home/End, a click) puts the cursor in a pending
 // "@word" again, such as moving back into "@pars"; vertical moves, jumps
@@ -16,13 +17,16 @@
 // outside the popup) makes the @word text: moves over it and typing after
 // it leave it closed, so Enter then sends it as text; an edit inside it
 // (a deleted or inserted character) opens it again. These are the
-// mention package's rules, which an adapted host editor follows too.
+// rules of mention.Model, which the composer edits and draws, and which
+// the mentiontextarea adapter keeps behind a host's textarea: the two
+// behave alike (a test drives both with the same keys).
 //
 // While the picker is open its keys are its own: Enter and Tab pick the
 // highlighted row and never send; with nothing to pick the popup and the
-// footer say why. A pick replaces "@query" with a token and a space, in
-// the same Update (the picker's PickedMsg is still sent, for other
-// listeners). Tab pressed before the answer arrives picks its first match
+// footer say why. A pick replaces "@query" with a token and a space (or
+// the space already after it), in the same Update (the picker's
+// PickedMsg is still sent, for other listeners); a space typed right
+// after a pick is not doubled. Tab pressed before the answer arrives picks its first match
 // when it comes; text typed meanwhile goes into the draft at once, after
 // the query, in the order typed.
 //
@@ -38,10 +42,13 @@
 // through the same [ResolverPreparer].
 //
 // A token shows as a styled "@label" chip but stands for its canonical
-// @[label](dsh-session:…) text, which [Model.Value] returns: the cursor
+// @[label](dsh-session:…) text, which [Model.Canonical] returns (and
+// [Model.Readable] the text as read, [Model.Tokens] the tokens): the cursor
 // steps over it as one unit, Backspace or Delete next to it removes it
-// whole, and nothing can be typed inside it. Setting or pasting text turns
-// its valid mentions into tokens. More sessions than the limit are
+// whole, and nothing can be typed inside it. A canonical mention or a
+// bare dsh-session: URI becomes a token however it arrives (set, pasted,
+// typed), its label made safe and capped once, so the chip shows what is
+// sent. More sessions than the limit are
 // flagged in the footer as soon as they are in the draft.
 //
 // # Sending
@@ -63,10 +70,11 @@
 // changes and [Model.SetOrigin] whenever its top-left cell moves on
 // screen (after any Update that may change [Model.Height]): the popup
 // hangs from the '@' and clicks map to the draft through it. Draw the
-// popup over the screen with Picker().Layer(). The popup stays inside the
-// screen known from tea.WindowSizeMsg, or inside a pane given with
-// [Model.SetPickerBounds]; before either it stays in the composer's own
-// columns above it, so no window size is needed to place it. Route mouse
+// popup over the screen with Picker().Layer(), and set its styles, keys
+// and bounds on [Model.Picker]. The popup stays inside the screen known
+// from tea.WindowSizeMsg, or inside a pane set with Picker().SetBounds;
+// before a window size it stays in the composer's own columns above it,
+// so none is needed to place it. Route mouse
 // messages for which [Model.WantsMouse] is true to the composer first.
 // Focus changes only through [Model.Focus] and [Model.Blur]. For the
 // terminal's own cursor, call SetVirtualCursor(false) and place

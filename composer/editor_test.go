@@ -58,7 +58,7 @@ func TestUpDownRememberTheColumn(t *testing.T) {
 // PageUp and PageDown move by the editor's height in a tall draft.
 func TestJumpsAndPages(t *testing.T) {
 	e := newEnv(t)
-	m := e.composer(WithMaxLines(3))
+	m := e.composer(withMaxLines(3))
 	m.SetVirtualCursor(false)
 	m.SetValue("l0\nl1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9")
 	m, _ = press(m, ctrlHome)

@@ -53,9 +53,9 @@ func ExampleModel_SetKeyMap() {
 	c := composer.New(
 		picker.New(picker.ResolverSource(resolver, 20)),
 		composer.ResolverPreparer(resolver, target),
-		composer.WithStyles(composer.PlainStyles()),
-		composer.WithWidth(60),
 	)
+	c.SetStyles(composer.PlainStyles())
+	c.SetWidth(60)
 	keys := composer.DefaultKeyMap()
 	keys.Submit = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send"))
 	c.SetKeyMap(keys)

@@ -27,8 +27,10 @@ var fuzzKeys = []tea.KeyPressMsg{
 // FuzzEditing drives the composer with any sequence of keys, typed
 // cluster parts, pastes, clicks and picks (answers delivered late or at
 // once) and checks what must always hold: no panic, the cursor inside the
-// draft, the draft's clusters exactly those rendering sees, and no line of
-// View wider than the composer.
+// draft, the draft's clusters exactly those rendering sees, no line of
+// View wider than the composer; and a copy taken at a step chosen by the
+// width is, at the end, what it was when taken, whatever the original
+// went through.
 func FuzzEditing(f *testing.F) {
 	f.Add([]byte{2, 0, 2, 1, 25, 3, 2, 6, 9, 1, 40, 17}, uint8(20))
 	f.Add([]byte("\x02\x09\x0a\x0b\x16\x05\x14\x15\x07\x30\x31\x32"), uint8(7))
@@ -44,7 +46,7 @@ func FuzzEditing(f *testing.F) {
 		return out, nil
 	})
 	f.Fuzz(func(t *testing.T, ops []byte, width uint8) {
-		m := New(picker.New(src, picker.WithTick(neverTick)), nil, WithWidth(int(width)), WithMaxLines(3))
+		m := newWith(picker.New(src, picker.WithTick(neverTick)), nil, withWidth(int(width)), withMaxLines(3))
 		m.SetOrigin(0, 20)
 		var late []tea.Msg
 		apply := func(msg tea.Msg) {
@@ -52,7 +54,13 @@ func FuzzEditing(f *testing.F) {
 			m, cmd = m.Update(msg)
 			late = append(late, run(cmd)...)
 		}
+		var kept Model
+		var keptView, keptCanonical string
+		copyAt := int(width) % (len(ops) + 1)
 		for i := 0; i < len(ops); i++ {
+			if i == copyAt {
+				kept, keptView, keptCanonical = m, m.View(), m.Canonical()
+			}
 			op := int(ops[i])
 			switch {
 			case op < len(fuzzRunes):
@@ -88,6 +96,9 @@ func FuzzEditing(f *testing.F) {
 			apply(msg)
 		}
 		check(t, m)
+		if copyAt < len(ops) && (kept.View() != keptView || kept.Canonical() != keptCanonical) {
+			t.Fatalf("a copy changed with the original:\n%s\nwas\n%s", kept.View(), keptView)
+		}
 	})
 }
 

@@ -11,7 +11,7 @@ func TestDisabledBindingNeverFires(t *testing.T) {
 	e := newEnv(t)
 	keys := DefaultKeyMap()
 	keys.InsertNewline.SetEnabled(false)
-	m := typeText(e.composer(WithKeyMap(keys)), "one")
+	m := typeText(e.composer(withKeyMap(keys)), "one")
 	if m.KeyMap().InsertNewline.Enabled() {
 		t.Fatal("a disabled InsertNewline shows in help")
 	}

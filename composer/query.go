@@ -1,11 +1,8 @@
 package composer
 
 import (
-	"fmt"
-	"slices"
-
+	"github.com/dshkit/mentions/internal/mentionpick"
 	"github.com/dshkit/mentions/picker"
-	"github.com/dshkit/mentions/sessionref"
 )
 
 // Where a mention query starts and ends, what Esc and a pick do, is
@@ -40,17 +37,7 @@ func (m *Model) syncPicker() {
 		last := m.visibleLines(len(lines)) - 1
 		m.picker.SetAnchorSpan(m.originX+promptW+col, m.originY, m.originY+last)
 	}
-	ids := slices.Clone(m.refs)
-	limit := m.maxRefs
-	m.picker.SetDisable(func(c sessionref.Candidate) (string, bool) {
-		if slices.Contains(ids, c.SessionID) {
-			return "already mentioned", true
-		}
-		if len(ids) >= limit {
-			return fmt.Sprintf("limit %d/%d reached", len(ids), limit), true
-		}
-		return "", false
-	})
+	mentionpick.Disable(&m.picker, &m.draft, m.maxRefs)
 }
 
 // pickerAnswered reports whether the picker's sessions and the host's

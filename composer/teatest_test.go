@@ -100,7 +100,7 @@ func TestScreenSaysWhatIsWrong(t *testing.T) {
 	e := newEnv(t)
 	k := DefaultKeyMap()
 	k.Submit = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send"))
-	c := e.composer(WithKeyMap(k))
+	c := e.composer(withKeyMap(k))
 	c.prepare = func(context.Context, string) (sessionref.PreparedText, error) {
 		return sessionref.PreparedText{}, &sessionref.Error{Code: sessionref.CodeReadFailed, SessionID: "s-cafe",
 			Cause: errors.New("permission denied reading the log of this session, which belongs to another user")}

@@ -118,9 +118,10 @@ func New(o Options) (Model, error) {
 	p := picker.New(picker.ResolverSource(r, sessionref.DefaultCandidateLimit), pickOpts...)
 	p.SetStyles(comps.picker)
 	p.SetTarget(o.Current)
-	comp := composer.New(p, composer.ResolverPreparer(r, o.Current),
-		composer.WithBudget(r.Config().MaxReferenceBytes), composer.WithMaxReferences(r.Config().MaxReferences),
-		composer.WithStyles(comps.composer))
+	comp := composer.New(p, composer.ResolverPreparer(r, o.Current))
+	comp.SetBudget(r.Config().MaxReferenceBytes)
+	comp.SetMaxReferences(r.Config().MaxReferences)
+	comp.SetStyles(comps.composer)
 	comp.SetVirtualCursor(false) // View places the terminal's own cursor
 	m := Model{
 		opts:      o,

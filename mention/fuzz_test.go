@@ -131,3 +131,44 @@ func FuzzLabel(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFollowKeepsMention: an editor's text replaced from outside (a
+// host's SetValue, an $EDITOR round trip) by canonical text that keeps a
+// mention in the part that did not change — its '@' in the common prefix
+// with the readable text — still holds that mention as a token, with the
+// edit around it as typed.
+func FuzzFollowKeepsMention(f *testing.F) {
+	f.Add("look at ", " please", " edited", uint8(0))
+	f.Add("", "", "x", uint8(1))
+	f.Add("a\nb ", "\n", "more @x", uint8(2))
+	f.Fuzz(func(t *testing.T, prefix, suffix, edit string, where uint8) {
+		for _, s := range []string{prefix, suffix, edit} {
+			if !utf8.ValidString(s) || strings.ContainsAny(s, "@[]()\\:\r\t") || len(s) > 200 {
+				return
+			}
+		}
+		c := canon(t, idA, "terraform drift")
+		var m Model
+		m.SetValue(prefix + c + suffix)
+		if len(m.Tokens()) != 1 {
+			t.Fatalf("SetValue: %q", m.Readable())
+		}
+		var text, want string
+		switch where % 3 {
+		case 0: // edited after the mention
+			text, want = prefix+c+suffix+edit, prefix+"@terraform drift"+suffix+edit
+		case 1: // before it
+			text, want = edit+prefix+c+suffix, edit+prefix+"@terraform drift"+suffix
+		default: // on both sides
+			text, want = edit+prefix+c+edit+suffix, edit+prefix+"@terraform drift"+edit+suffix
+		}
+		for _, how := range []Change{Edit, Paste} {
+			m2 := m
+			m2.Follow(text, 0, how) // the cursor away from the mention's end, where typing may still go on
+			if m2.Readable() != want || len(m2.Tokens()) != 1 || m2.Tokens()[0].Reference.SessionID != idA {
+				t.Fatalf("Follow(%q): %q %v, want %q", text, m2.Readable(), m2.Tokens(), want)
+			}
+			assertIntegrity(t, &m2)
+		}
+	})
+}

@@ -223,7 +223,7 @@ func (m *Model) Move(c int, how Change) {
 		m.justPicked = false
 	}
 	m.cursor = c
-	m.afterChange(false, how)
+	m.afterChange(how)
 }
 
 // Follow takes an editor's text and cursor after a change the model did
@@ -268,17 +268,17 @@ func (m *Model) edit(p, oldEnd int, ins string, how Change, cursor int) {
 		m.cursor = p + len(ins)
 	}
 	m.adopt(p, p+len(ins), how == Paste)
-	m.afterChange(true, how)
+	m.afterChange(how)
 }
 
 // afterChange checks the invariants and updates the query.
-func (m *Model) afterChange(edited bool, how Change) {
+func (m *Model) afterChange(how Change) {
 	m.check()
 	if how == Paste {
 		m.close()
 		return
 	}
-	m.query(how == Edit || how == Move, edited)
+	m.query(how == Edit || how == Move)
 }
 
 // splice replaces text[p:oldEnd] with ins (and with tok, a token of ins,
@@ -382,17 +382,8 @@ func (m *Model) clamp(i int) int {
 // that ends (an insertion) or starts (a deletion) at the cursor, as
 // typing does, and otherwise the longest common prefix and suffix.
 func diff(old, new string, cursor int) (p, oldEnd, newEnd int) {
-	delta := len(new) - len(old)
-	switch {
-	case delta > 0 && cursor-delta >= 0 && cursor <= len(new):
-		q := cursor - delta
-		if old[:q] == new[:q] && old[q:] == new[cursor:] {
-			return q, q, cursor
-		}
-	case delta < 0 && cursor <= len(new) && cursor-delta <= len(old):
-		if old[:cursor] == new[:cursor] && old[cursor-delta:] == new[cursor:] {
-			return cursor, cursor - delta, cursor
-		}
+	if p, oldEnd, newEnd, ok := typedAt(old, new, cursor); ok {
+		return p, oldEnd, newEnd
 	}
 	n := min(len(old), len(new))
 	for p < n && old[p] == new[p] {
@@ -412,6 +403,25 @@ func diff(old, new string, cursor int) (p, oldEnd, newEnd int) {
 		newEnd++
 	}
 	return p, oldEnd, newEnd
+}
+
+// typedAt reports the edit that explains old becoming new as typing at
+// the cursor does: an insertion that ends there, or a deletion that
+// starts there.
+func typedAt(old, new string, cursor int) (p, oldEnd, newEnd int, ok bool) {
+	delta := len(new) - len(old)
+	switch {
+	case delta > 0 && cursor-delta >= 0 && cursor <= len(new):
+		q := cursor - delta
+		if old[:q] == new[:q] && old[q:] == new[cursor:] {
+			return q, q, cursor, true
+		}
+	case delta < 0 && cursor <= len(new) && cursor-delta <= len(old):
+		if old[:cursor] == new[:cursor] && old[cursor-delta:] == new[cursor:] {
+			return cursor, cursor - delta, cursor, true
+		}
+	}
+	return 0, 0, 0, false
 }
 
 // segment is the plain text around [from, to): from the end of the
@@ -458,7 +468,7 @@ func (m *Model) adopt(from, to int, all bool) {
 			continue
 		}
 		s, e := start+mt.Start, start+mt.End
-		chip := m.text[:0] + "@" + *tok.Reference.Label
+		chip := "@" + *tok.Reference.Label
 		m.splice(s, e, chip, &tok)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // query updates the open query for the cursor after a change; with
 // mayOpen, a closed query opens when the cursor is in an @word that Esc
 // did not make text.
-func (m *Model) query(mayOpen, edited bool) {
+func (m *Model) query(mayOpen bool) {
 	if m.open && m.waiting {
 		if m.cursor < m.pickEnd {
 			m.close() // went back into the query: the pick is dropped
@@ -50,7 +50,6 @@ func (m *Model) query(mayOpen, edited bool) {
 	if _, ok := m.queryAt(at, m.cursor); ok {
 		m.open, m.at = true, at
 	}
-	_ = edited
 }
 
 // queryAt is the query of the '@' at byte at, with the cursor at cursor.

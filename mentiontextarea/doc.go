@@ -6,7 +6,8 @@
 // # Adopting it
 //
 //	// once
-//	m.mentions = mentiontextarea.New(picker.New(picker.ResolverSource(resolver, target, 20)))
+//	m.mentions = mentiontextarea.New(picker.New(picker.ResolverSource(resolver, 20)))
+//	m.mentions.SetTarget(target) // and again when the host switches sessions
 //
 //	// Update: keys the adapter must see first, then the host's own, then
 //	// every other message through the adapter, in place of ta.Update

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/dshkit/mentions/sessionref"
 )
 
 // keyPress is the key press that key.Matches finds for the binding key
@@ -155,5 +156,94 @@ func TestHostSetValueAndFollow(t *testing.T) {
 	}
 	if got, want := a.Canonical(ta), "look at "+m+" please edited"; got != want {
 		t.Fatalf("canonical %q, want %q", got, want)
+	}
+}
+
+// TestHostilePastedLabel: a pasted mention whose label is 10 KB of
+// lines, bidi controls and escapes shows a capped, safe chip, and the
+// wire carries exactly that label, in both editors.
+func TestHostilePastedLabel(t *testing.T) {
+	label := strings.Repeat("line\n\u202e\x1b[31mred ", 1000)
+	c := canon(t, idA, label)
+	e := newEditors()
+	e.send(tea.PasteMsg{Content: "see " + c})
+	for name, pair := range map[string][2]string{
+		"composer": {e.c.Canonical(), e.c.Readable()},
+		"adapter":  {e.a.Canonical(e.ta), e.ta.Value()},
+	} {
+		pt, err := sessionref.ParseText(pair[0])
+		if err != nil || len(pt.References) != 1 {
+			t.Fatalf("%s: %v %v", name, pt.References, err)
+		}
+		wire := *pt.References[0].Label
+		if len(pair[0]) > 400 || strings.ContainsAny(wire, "\n\x1b\u202e") {
+			t.Fatalf("%s: the wire carries %d bytes: %q", name, len(pair[0]), wire)
+		}
+		if pair[1] != "see @"+wire {
+			t.Fatalf("%s: shows %q, sends the label %q", name, pair[1], wire)
+		}
+	}
+}
+
+// TestTitleSpellingAMention: picking a session whose title spells a
+// mention of another session references the picked one only, in the
+// text sent and in the readable text recalled into either editor.
+func TestTitleSpellingAMention(t *testing.T) {
+	other, err := sessionref.EncodeURI(idB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := "@[P](" + other + ")"
+	e := newEditors()
+	for _, r := range "@p" {
+		e.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	e.answer([]sessionref.Candidate{{SessionID: idA, Label: title, CreatedAt: 1}})
+	e.send(tea.KeyPressMsg{Code: tea.KeyTab})
+	for _, text := range []string{e.c.Canonical(), e.a.Canonical(e.ta), e.c.Readable(), e.ta.Value()} {
+		pt, err := sessionref.ParseText(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range pt.References {
+			if r.SessionID != idA {
+				t.Fatalf("%q references %s", text, r.SessionID)
+			}
+		}
+	}
+	readable := e.c.Readable()
+	e.c.SetValue(readable)
+	e.a.SetValue(&e.ta, readable)
+	if len(e.c.Tokens()) != 0 || len(e.a.Tokens()) != 0 {
+		t.Fatalf("recalling %q made tokens", readable)
+	}
+}
+
+// TestSpaceAfterPickAndNoMatch: the behaviours the two editors used to
+// disagree on. A space typed right after a pick is not doubled; a space
+// after a query that matched nothing ends it, and Backspace over that
+// space does not bring the picker back.
+func TestSpaceAfterPickAndNoMatch(t *testing.T) {
+	e := newEditors()
+	for _, r := range "@fi" {
+		e.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	e.answer(cands)
+	e.send(tea.KeyPressMsg{Code: tea.KeyTab})
+	e.send(tea.KeyPressMsg{Code: ' ', Text: " "})
+	e.send(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if e.c.Readable() != "@Fix the parser x" || e.ta.Value() != "@Fix the parser x" {
+		t.Fatalf("space after a pick: composer %q, adapter %q", e.c.Readable(), e.ta.Value())
+	}
+	e = newEditors()
+	for _, r := range "@zzz" {
+		e.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	e.answer(nil)
+	e.send(tea.KeyPressMsg{Code: ' ', Text: " "})
+	e.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	if e.c.Picker().IsOpen() || e.a.Picker().IsOpen() {
+		t.Fatalf("Backspace after a no-match space reopened the picker: composer %v, adapter %v",
+			e.c.Picker().IsOpen(), e.a.Picker().IsOpen())
 	}
 }

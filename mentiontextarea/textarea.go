@@ -280,6 +280,7 @@ func (a *Model) show(ta *textarea.Model) tea.Cmd {
 	if _, at, ok := a.draft.Query(); ok {
 		a.anchor(*ta, at)
 	}
+	mentionpick.Disable(&a.picker, &a.draft, sessionref.MaxReferences)
 	return mentionpick.Show(&a.picker, &a.draft)
 }
 

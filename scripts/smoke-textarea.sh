@@ -3,7 +3,9 @@
 # bubbles textarea: at 40x12 and 200x60, '@' opens one popup with the
 # host's files and the sessions, Tab inserts "@label" as one unit,
 # Backspace removes it whole, typing inside it makes it plain text, Enter
-# sends, and the card appears above the message.
+# sends, and the card appears above the message; alt+b in the empty
+# textarea (which hangs a bare bubbles textarea) leaves it answering, and
+# a space typed after a pick is not doubled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +31,13 @@ for size in 40x12 200x60; do
   current="ta$size"
   t new-session -d -s "$current" -x "$w" -y "$h" -c "$dir/work" "TERM=xterm-256color $bin; echo EXIT=\$?; sleep 60"
   expect "host-session-1"
+
+  # alt+b (word backward) in an empty textarea: bubbles' textarea loops
+  # forever on it; the adapter must keep the program answering.
+  keys M-b "ping"
+  expect "ping"
+  ok "$size: alt+b in the empty textarea leaves it answering"
+  keys BSpace BSpace BSpace BSpace
 
   keys "@"
   expect "flaky CI"
@@ -59,8 +68,9 @@ for size in 40x12 200x60; do
   ok "$size: typing inside a mention makes it plain text"
   keys "see @flaky"
   expect "flaky CI"
-  keys Tab "why?" Enter
+  keys Tab " " "why?" Enter
   expect "Referenced 1 session"
+  if screen | grep -qF "  why?"; then fail "a space typed after a pick was doubled"; fi
   screen | awk '/Referenced 1 session/{c=NR} /You: see @flaky/{y=NR} END{exit !(c && y && c < y)}' ||
     fail "the card is not above the message"
   ok "$size: Enter sends one message and its card is drawn above it"

@@ -6,8 +6,8 @@
 package mentionpick
 
 import (
-	"strings"
-	"unicode"
+	"fmt"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -80,5 +80,23 @@ func SpaceAfterPick(d *mention.Model, msg tea.KeyPressMsg) bool {
 	return d.JustPicked() && msg.Text == " " && msg.Mod == 0
 }
 
-// IsSpace reports whether s is whitespace only.
-func IsSpace(s string) bool { return s != "" && strings.TrimFunc(s, unicode.IsSpace) == "" }
+// Disable marks the candidates a pick may not take: a session d
+// mentions already, and any once d references limit sessions. Both
+// editors apply it, so a picker shows the same rows beside either.
+func Disable(p *picker.Model, d *mention.Model, limit int) {
+	var ids []string
+	for _, r := range d.References() {
+		if !slices.Contains(ids, r.SessionID) {
+			ids = append(ids, r.SessionID)
+		}
+	}
+	p.SetDisable(func(c sessionref.Candidate) (string, bool) {
+		if slices.Contains(ids, c.SessionID) {
+			return "already mentioned", true
+		}
+		if len(ids) >= limit {
+			return fmt.Sprintf("limit %d/%d reached", len(ids), limit), true
+		}
+		return "", false
+	})
+}
