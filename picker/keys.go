@@ -48,7 +48,7 @@ func DefaultKeyMap() KeyMap {
 		Accept:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "mention")),
 		AcceptEnter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "mention")),
 		Dismiss:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-		Preview:     key.NewBinding(key.WithKeys("alt+p", "f2"), key.WithHelp("alt+p", "preview")),
+		Preview:     key.NewBinding(key.WithKeys("alt+p", "f2"), key.WithHelp("alt+p/f2", "preview")),
 	}
 }
 

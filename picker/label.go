@@ -21,9 +21,12 @@ const MaxLabelWidth = 40
 // the UI's sanitiser (other control, format and bidi characters escaped
 // visibly); runs of white space folded to one space; and at most
 // [MaxLabelWidth] cells, ending in "…" when cut, never inside an escape.
+// The '@' signs a title starts with go too, as a mention is drawn after
+// one of its own ("@alice's notes" reads "@alice's notes", not "@@…").
 // A title with nothing left gives "".
 func MentionLabel(title string) string {
-	words := strings.Fields(ansi.Strip(strings.ToValidUTF8(title, "\uFFFD")))
+	title = strings.TrimLeft(ansi.Strip(strings.ToValidUTF8(title, "\uFFFD")), "@＠ \t\r\n")
+	words := strings.Fields(title)
 	s := textutil.Inline(strings.Join(words, " "))
 	if textutil.Width(s) <= MaxLabelWidth {
 		return s

@@ -27,6 +27,13 @@ func TestMentionLabel(t *testing.T) {
 		{strings.Repeat("界", 30), strings.Repeat("界", 19) + "…"},
 		{strings.Repeat("long words ", 10), "long words long words long words long w…"},
 		{"\n\t ", ""},
+		// A mention is drawn after an '@' of its own: a title's leading
+		// '@' signs go, so it never reads "@@".
+		{"@alice's notes", "alice's notes"},
+		{" @@ \x1b[1m@bob", "bob"},
+		{"＠full width", "full width"},
+		{"@", ""},
+		{"mail a@b", "mail a@b"},
 		// A keycap's emoji selector is dropped (terminals disagree on its
 		// width): each is one cell.
 		{strings.Repeat("1\ufe0f\u20e3", 50), strings.Repeat("1\u20e3", 39) + "…"},

@@ -200,6 +200,19 @@ func TestLayer(t *testing.T) {
 	if l == nil || l.GetX() != r.X || l.GetY() != r.Y || l.Width() != r.W || l.Height() != r.H || l.GetContent() != m.View() {
 		t.Fatalf("layer at %d,%d %dx%d, rect %+v", l.GetX(), l.GetY(), l.Width(), l.Height(), r)
 	}
+	// Its Z is the documented one: above a host's base at Z 0, under a
+	// host's dialog at Z 2, whatever order the layers are given in.
+	if l.GetZ() != LayerZ || LayerZ != 1 {
+		t.Fatalf("layer Z %d, LayerZ %d", l.GetZ(), LayerZ)
+	}
+	base := lipgloss.NewLayer(strings.Repeat(strings.Repeat(".", 80)+"\n", 24))
+	dialog := lipgloss.NewLayer("DIALOG").X(r.X + 1).Y(r.Y + 1).Z(2)
+	for _, layers := range [][]*lipgloss.Layer{{base, l, dialog}, {dialog, l, base}} {
+		out := strings.Split(ansi.Strip(lipgloss.NewCompositor(layers...).Render()), "\n")
+		if !strings.Contains(out[r.Y+1], "DIALOG") || !strings.Contains(out[r.Y], "╭") {
+			t.Fatalf("the popup is not between the base and the dialog:\n%s", strings.Join(out, "\n"))
+		}
+	}
 }
 
 // Hostile widths: every row of every kind at every width is exactly the
