@@ -268,7 +268,7 @@ func (m *Model) SetPickerKeyMap(k picker.KeyMap) { m.picker.SetKeyMap(k) }
 
 // SetPickerBounds bounds the popup to a pane of the screen, in screen
 // cells; its width follows the pane's (unless the picker was built with
-// picker.WithWidth). A zero Rect goes back to the default: the screen
+// a width set with picker.Model.SetWidth). A zero Rect goes back to the default: the screen
 // from the last tea.WindowSizeMsg passed to Update or, before any, the
 // columns of the composer from the top of the screen down to its last
 // line, so a host that never passes one still gets a popup that fits.

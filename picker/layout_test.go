@@ -347,3 +347,33 @@ func TestStatusWrapsAt40(t *testing.T) {
 		})
 	}
 }
+
+// Every runtime knob reads back what its setter set.
+func TestSettersHaveGetters(t *testing.T) {
+	m := New(&fakeSource{})
+	m.SetScreenSize(91, 33)
+	m.SetBounds(Rect{X: 1, Y: 2, W: 50, H: 20})
+	m.SetAnchorSpan(4, 10, 12)
+	m.SetWidth(44)
+	m.SetMaxRows(0)
+	m.SetStyles(PlainStyles())
+	k := DefaultKeyMap()
+	k.Dismiss.SetKeys("ctrl+g")
+	m.SetKeyMap(k)
+	m.SetDisable(func(sessionref.Candidate) (string, bool) { return "no", true })
+	w, h := m.ScreenSize()
+	x, top, bottom := m.AnchorSpan()
+	if w != 91 || h != 33 || m.Bounds() != (Rect{X: 1, Y: 2, W: 50, H: 20}) || x != 4 || top != 10 || bottom != 12 ||
+		m.Width() != 44 || m.MaxRows() != 1 || m.Disable() == nil || m.KeyMap().Dismiss.Keys()[0] != "ctrl+g" {
+		t.Fatalf("getters: %d×%d %+v %d %d %d width %d rows %d", w, h, m.Bounds(), x, top, bottom, m.Width(), m.MaxRows())
+	}
+	if _, ok := m.Target(); ok {
+		t.Fatal("a target before SetTarget")
+	}
+	if cmd := m.SetTarget(sessionref.Target{ID: "a"}); cmd != nil {
+		t.Fatal("a closed picker fetched")
+	}
+	if got, ok := m.Target(); !ok || got.ID != "a" {
+		t.Fatalf("target %+v %v", got, ok)
+	}
+}
