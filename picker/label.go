@@ -25,16 +25,16 @@ const MaxLabelWidth = 40
 // one of its own ("@alice's notes" reads "@alice's notes", not "@@…").
 // A title with nothing left gives "".
 func MentionLabel(title string) string {
-	title = strings.TrimLeft(ansi.Strip(strings.ToValidUTF8(title, "\uFFFD")), "@＠ \t\r\n")
-	words := strings.Fields(title)
-	s := textutil.Inline(strings.Join(words, " "))
+	text := strings.Join(strings.Fields(ansi.Strip(strings.ToValidUTF8(title, "\uFFFD"))), " ")
+	text = strings.TrimLeft(text, "@＠ ")
+	s := textutil.Inline(text)
 	if textutil.Width(s) <= MaxLabelWidth {
 		return s
 	}
 	// Cut whole: each cluster of the text with its escape, if any.
 	var b strings.Builder
 	w := 0
-	for rest := strings.Join(words, " "); rest != ""; {
+	for rest := text; rest != ""; {
 		c, _ := ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
 		if c == "" {
 			c = rest[:1]
