@@ -241,9 +241,9 @@ func (m Model) visibleRows() int {
 
 // RowAt maps a screen cell to the index of the entry drawn there: a
 // candidate's row, a hit's row or snippet, or a host's item. Entries are
-// numbered in the order of the sections (by default the candidates, then
-// the hits, so a hit's index is len(Items()) plus its index in Hits(),
-// then the host's sections). A section's heading is no entry.
+// numbered in the order of the sections (see [WithOrder]): each
+// section's rows, as [Model.Answer] gives them, after those of the
+// sections before it. A section's heading is no entry.
 func (m Model) RowAt(x, y int) (int, bool) {
 	g := m.layout()
 	if g.rows == 0 || x < g.left || x >= g.left+g.innerW || y < g.top || y >= g.top+g.rows {
