@@ -36,11 +36,11 @@ func TestPreviewNarrowAndHelp(t *testing.T) {
 	if strings.Contains(rows, " kept") {
 		t.Fatalf("80 columns: no preview until alt+p:\n%s", rows)
 	}
-	if !strings.Contains(rows, "alt+p preview") {
-		t.Fatalf("the footer names alt+p:\n%s", rows)
+	if !strings.Contains(rows, "alt+p/f2 preview") {
+		t.Fatalf("the footer names alt+p and f2:\n%s", rows)
 	}
 	m = drive(m, altP)
-	if got := text(m); !strings.Contains(got, " kept") || !strings.Contains(got, "alt+p rows") || !m.comp.Picker().IsOpen() {
+	if got := text(m); !strings.Contains(got, " kept") || !strings.Contains(got, "alt+p/f2 rows") || !m.comp.Picker().IsOpen() {
 		t.Fatalf("alt+p: preview in place of the rows:\n%s", got)
 	}
 	if got := text(drive(m, altP)); got != rows {

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/sessionref"
@@ -184,4 +185,37 @@ func manyCands(n int) []sessionref.Candidate {
 		out[i] = cand(fmt.Sprintf("c0ffee%02d-0000-4000-8000-000000000000", i), fmt.Sprintf("session %d retry", i), nil, time.Duration(i)*time.Hour, sessionref.RankNoCwd)
 	}
 	return out
+}
+
+// TestGoldenFolderBesidePreview: rows that all share the current folder
+// drop the folder column (it would say the same on every row), but not
+// when the query matched that folder alone: "@~/src/" keeps the column
+// that shows why each row is listed, also with the preview beside the
+// rows at 100 columns, where the rows have least room.
+func TestGoldenFolderBesidePreview(t *testing.T) {
+	here := ptr("/home/dev/src/mentions")
+	var items []sessionref.Candidate
+	for i, l := range []string{"Refactor the café menu (café)", "Speed up the release notes", "Corriger dark mode colours"} {
+		items = append(items, cand(fmt.Sprintf("a742a5b%d-0000-4000-8000-000000000001", i), l, here, time.Duration(i+1)*time.Hour, sessionref.RankSameCwd))
+	}
+	src := SourceFunc(func(context.Context, string) ([]sessionref.Candidate, error) { return items, nil })
+	pv := PreviewerFunc(func(context.Context, sessionref.Candidate) (Preview, error) { return Preview{}, nil })
+	for _, w := range []int{80, PreviewMinWidth} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			m := newTestPicker(src, WithPreview(pv))
+			m.SetScreenSize(w, 30)
+			m.SetAnchor(0, 28)
+			m = openWith(t, m, "~/src/")
+			v := ansi.Strip(m.View())
+			if strings.Count(v, "~/src/mentions") != len(items) {
+				t.Fatalf("the folder the query matched is hidden:\n%s", v)
+			}
+			golden.RequireEqual(t, []byte(v))
+			// A query the titles match leaves the shared folder out.
+			m = openWith(t, m, "e")
+			if v := ansi.Strip(m.View()); strings.Contains(v, "~/src/mentions") {
+				t.Fatalf("a shared folder shown for a title match:\n%s", v)
+			}
+		})
+	}
 }

@@ -34,7 +34,7 @@ func lastLines(view string, n int) {
 }
 
 // A host turns the preview on with the same resolver its sends use. In a
-// pane narrower than PreviewMinWidth the Preview key (alt+p) shows it in
+// pane narrower than PreviewMinWidth the Preview key (alt+p or F2) shows it in
 // place of the rows.
 func ExampleWithPreview() {
 	r, current := previewed()
@@ -53,9 +53,9 @@ func ExampleWithPreview() {
 	fmt.Println(p.PreviewShown())
 	lastLines(p.View(), 12)
 	// Output:
-	// false alt+p preview
+	// false alt+p/f2 preview
 	// true
-	// @Fix the parser                                 alt+p rows
+	// @Fix the parser                              alt+p/f2 rows
 	// alpha 2/2 kept
 	// ▸ user
 	//   why does the parser drop the last token?

@@ -67,6 +67,10 @@ func (m *Model) placeCursor(seen rowRef) {
 			}
 		}
 	}
+	if m.entries() == 0 {
+		m.cursor, m.offset = 0, 0 // nothing to scroll to
+		return
+	}
 	m.cursor = m.firstRow()
 	m.clampCursor()
 }

@@ -26,9 +26,10 @@ type KeyMap struct {
 	AcceptEnter key.Binding
 	// Dismiss closes the picker (Esc).
 	Dismiss key.Binding
-	// Preview shows the preview of the highlighted session in place of
-	// the rows, and the rows again (alt+p or F2): only with a previewer
-	// (see [WithPreview]) in a pane narrower than [PreviewMinWidth],
+	// Preview shows the preview of the highlighted row in place of the
+	// rows, and the rows again (alt+p or F2; its help names both): only
+	// with a preview ([WithPreview], or a [Section] that has one) in a
+	// pane narrower than [PreviewMinWidth],
 	// where it does not fit beside them. Neither key types text, and no
 	// editor of the module or the bubbles textarea uses them; ctrl+o, F1
 	// and ctrl+t are the demo's, ctrl+v pastes in some terminals, and a
@@ -48,7 +49,7 @@ func DefaultKeyMap() KeyMap {
 		Accept:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "mention")),
 		AcceptEnter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "mention")),
 		Dismiss:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
-		Preview:     key.NewBinding(key.WithKeys("alt+p", "f2"), key.WithHelp("alt+p", "preview")),
+		Preview:     key.NewBinding(key.WithKeys("alt+p", "f2"), key.WithHelp("alt+p/f2", "preview")),
 	}
 }
 

@@ -21,17 +21,20 @@ const MaxLabelWidth = 40
 // the UI's sanitiser (other control, format and bidi characters escaped
 // visibly); runs of white space folded to one space; and at most
 // [MaxLabelWidth] cells, ending in "…" when cut, never inside an escape.
+// The '@' signs a title starts with go too, as a mention is drawn after
+// one of its own ("@alice's notes" reads "@alice's notes", not "@@…").
 // A title with nothing left gives "".
 func MentionLabel(title string) string {
-	words := strings.Fields(ansi.Strip(strings.ToValidUTF8(title, "\uFFFD")))
-	s := textutil.Inline(strings.Join(words, " "))
+	text := strings.Join(strings.Fields(ansi.Strip(strings.ToValidUTF8(title, "\uFFFD"))), " ")
+	text = strings.TrimLeft(text, "@＠ ")
+	s := textutil.Inline(text)
 	if textutil.Width(s) <= MaxLabelWidth {
 		return s
 	}
 	// Cut whole: each cluster of the text with its escape, if any.
 	var b strings.Builder
 	w := 0
-	for rest := strings.Join(words, " "); rest != ""; {
+	for rest := text; rest != ""; {
 		c, _ := ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
 		if c == "" {
 			c = rest[:1]

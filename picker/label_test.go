@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dshkit/mentions/internal/textutil"
 	"github.com/dshkit/mentions/sessionref"
@@ -27,6 +28,14 @@ func TestMentionLabel(t *testing.T) {
 		{strings.Repeat("界", 30), strings.Repeat("界", 19) + "…"},
 		{strings.Repeat("long words ", 10), "long words long words long words long w…"},
 		{"\n\t ", ""},
+		// A mention is drawn after an '@' of its own: a title's leading
+		// '@' signs go, so it never reads "@@".
+		{"@alice's notes", "alice's notes"},
+		{" @@ \x1b[1m@bob", "bob"},
+		{"＠full width", "full width"},
+		{"@", ""},
+		{"\u00a0@\u2003@x", "x"},
+		{"mail a@b", "mail a@b"},
 		// A keycap's emoji selector is dropped (terminals disagree on its
 		// width): each is one cell.
 		{strings.Repeat("1\ufe0f\u20e3", 50), strings.Repeat("1\u20e3", 39) + "…"},
@@ -66,4 +75,25 @@ func TestPickCleansTheLabel(t *testing.T) {
 			t.Fatalf("label %q (%d cells)", p.Candidate.Label, w)
 		}
 	}
+}
+
+// FuzzMentionLabel: whatever the title, the label is one line of valid
+// text without escapes or control bytes, at most MaxLabelWidth cells, and
+// never starts with an '@' (a mention draws its own).
+func FuzzMentionLabel(f *testing.F) {
+	for _, s := range []string{"Design notes", "@alice", "＠@ @x", "\u00a0@x", "\x1b[31m@red", "a\nb", strings.Repeat("界", 50)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, title string) {
+		got := MentionLabel(title)
+		if !utf8.ValidString(got) || strings.ContainsAny(got, "\x1b\n\r\t\x00") {
+			t.Fatalf("MentionLabel(%q) = %q", title, got)
+		}
+		if strings.HasPrefix(got, "@") || strings.HasPrefix(got, "＠") {
+			t.Fatalf("MentionLabel(%q) = %q starts with an '@'", title, got)
+		}
+		if w := textutil.Width(got); w > MaxLabelWidth {
+			t.Fatalf("MentionLabel(%q) is %d cells", title, w)
+		}
+	})
 }

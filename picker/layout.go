@@ -11,6 +11,10 @@ func (m *Model) SetScreenSize(w, h int) {
 	m.refit()
 }
 
+// ScreenSize returns the screen size set with SetScreenSize (or a
+// tea.WindowSizeMsg); 80×24 until then.
+func (m Model) ScreenSize() (w, h int) { return m.screenW, m.screenH }
+
 // SetBounds bounds the popup to a pane of the screen, in screen cells: it
 // is placed, and its width follows, inside r instead of the whole screen.
 // A zero Rect goes back to the screen.
@@ -18,6 +22,10 @@ func (m *Model) SetBounds(r Rect) {
 	m.bounds = r
 	m.refit()
 }
+
+// Bounds returns the pane set with SetBounds; the zero Rect for the
+// whole screen.
+func (m Model) Bounds() Rect { return m.bounds }
 
 // SetAnchor sets the screen cell the popup hangs from: the cell of the
 // '@' being completed. The popup goes above it when there is room, else
@@ -31,6 +39,10 @@ func (m *Model) SetAnchorSpan(x, top, bottom int) {
 	m.anchorX, m.anchorTop, m.anchorBottom = x, top, max(bottom, top)
 	m.refit()
 }
+
+// AnchorSpan returns the anchor set with SetAnchor or SetAnchorSpan: the
+// '@' cell's column and the editor lines the popup keeps off.
+func (m Model) AnchorSpan() (x, top, bottom int) { return m.anchorX, m.anchorTop, m.anchorBottom }
 
 // refit scrolls an open popup whose size changed so its highlighted row
 // shows and no rows it could show are left empty.
@@ -134,7 +146,7 @@ func (m Model) layout() geometry {
 }
 
 // DefaultMaxWidth is the widest the popup is, frame included, unless
-// [WithWidth] says otherwise: on a wider screen its columns would only
+// [Model.SetWidth] says otherwise: on a wider screen its columns would only
 // spread apart. With a preview beside the rows it may be twice as wide.
 const DefaultMaxWidth = 120
 
@@ -179,7 +191,7 @@ func (m *Model) hold() {
 	m.held, _ = m.contentLines(m.popupWidth() - f.GetHorizontalFrameSize())
 }
 
-// popupWidth is the popup's width, frame included: WithWidth's, else the
+// popupWidth is the popup's width, frame included: SetWidth's, else the
 // pane's up to DefaultMaxWidth (wider, the columns would only spread
 // apart), or up to twice that while the preview stands beside the rows,
 // so the rows keep their width and the preview gets the rest.
@@ -229,9 +241,9 @@ func (m Model) visibleRows() int {
 
 // RowAt maps a screen cell to the index of the entry drawn there: a
 // candidate's row, a hit's row or snippet, or a host's item. Entries are
-// numbered in the order of the sections (by default the candidates, then
-// the hits, so a hit's index is len(Items()) plus its index in Hits(),
-// then the host's sections). A section's heading is no entry.
+// numbered in the order of the sections (see [WithOrder]): each
+// section's rows, as [Model.Answer] gives them, after those of the
+// sections before it. A section's heading is no entry.
 func (m Model) RowAt(x, y int) (int, bool) {
 	g := m.layout()
 	if g.rows == 0 || x < g.left || x >= g.left+g.innerW || y < g.top || y >= g.top+g.rows {

@@ -200,6 +200,19 @@ func TestLayer(t *testing.T) {
 	if l == nil || l.GetX() != r.X || l.GetY() != r.Y || l.Width() != r.W || l.Height() != r.H || l.GetContent() != m.View() {
 		t.Fatalf("layer at %d,%d %dx%d, rect %+v", l.GetX(), l.GetY(), l.Width(), l.Height(), r)
 	}
+	// Its Z is the documented one: above a host's base at Z 0, under a
+	// host's dialog at Z 2, whatever order the layers are given in.
+	if l.GetZ() != LayerZ || LayerZ != 1 {
+		t.Fatalf("layer Z %d, LayerZ %d", l.GetZ(), LayerZ)
+	}
+	base := lipgloss.NewLayer(strings.Repeat(strings.Repeat(".", 80)+"\n", 24))
+	dialog := lipgloss.NewLayer("DIALOG").X(r.X + 1).Y(r.Y + 1).Z(2)
+	for _, layers := range [][]*lipgloss.Layer{{base, l, dialog}, {dialog, l, base}} {
+		out := strings.Split(ansi.Strip(lipgloss.NewCompositor(layers...).Render()), "\n")
+		if !strings.Contains(out[r.Y+1], "DIALOG") || !strings.Contains(out[r.Y], "╭") {
+			t.Fatalf("the popup is not between the base and the dialog:\n%s", strings.Join(out, "\n"))
+		}
+	}
 }
 
 // Hostile widths: every row of every kind at every width is exactly the
@@ -332,5 +345,35 @@ func TestStatusWrapsAt40(t *testing.T) {
 			}
 			checkBox(t, m)
 		})
+	}
+}
+
+// Every runtime knob reads back what its setter set.
+func TestSettersHaveGetters(t *testing.T) {
+	m := New(&fakeSource{})
+	m.SetScreenSize(91, 33)
+	m.SetBounds(Rect{X: 1, Y: 2, W: 50, H: 20})
+	m.SetAnchorSpan(4, 10, 12)
+	m.SetWidth(44)
+	m.SetMaxRows(0)
+	m.SetStyles(PlainStyles())
+	k := DefaultKeyMap()
+	k.Dismiss.SetKeys("ctrl+g")
+	m.SetKeyMap(k)
+	m.SetDisable(func(sessionref.Candidate) (string, bool) { return "no", true })
+	w, h := m.ScreenSize()
+	x, top, bottom := m.AnchorSpan()
+	if w != 91 || h != 33 || m.Bounds() != (Rect{X: 1, Y: 2, W: 50, H: 20}) || x != 4 || top != 10 || bottom != 12 ||
+		m.Width() != 44 || m.MaxRows() != 1 || m.Disable() == nil || m.KeyMap().Dismiss.Keys()[0] != "ctrl+g" {
+		t.Fatalf("getters: %d×%d %+v %d %d %d width %d rows %d", w, h, m.Bounds(), x, top, bottom, m.Width(), m.MaxRows())
+	}
+	if _, ok := m.Target(); ok {
+		t.Fatal("a target before SetTarget")
+	}
+	if cmd := m.SetTarget(sessionref.Target{ID: "a"}); cmd != nil {
+		t.Fatal("a closed picker fetched")
+	}
+	if got, ok := m.Target(); !ok || got.ID != "a" {
+		t.Fatalf("target %+v %v", got, ok)
 	}
 }

@@ -319,7 +319,7 @@ func TestPreviewNarrowToggle(t *testing.T) {
 		t.Fatalf("after alt+p: shown %v, reads %v", m.PreviewShown(), p.calls)
 	}
 	view := ansi.Strip(m.View())
-	if strings.Contains(view, "3h ago") || !strings.Contains(view, "text of Fix the session parser") || !strings.Contains(view, "alt+p rows") {
+	if strings.Contains(view, "3h ago") || !strings.Contains(view, "text of Fix the session parser") || !strings.Contains(view, "alt+p/f2 rows") {
 		t.Fatalf("preview in place of the rows:\n%s", view)
 	}
 	r := m.Rect()

@@ -122,6 +122,9 @@ func (m Model) columnNeeds(g geometry) columnNeeds {
 		n.cwdNeed = max(n.cwdNeed, textutil.Width(m.cwdText(cand)))
 		n.folderOnly = n.folderOnly || m.matchesFolderOnly(cand)
 	}
+	// A row listed for its folder alone shows it, even when every row
+	// shares it: the folder is what says why the row matched.
+	n.cwd = n.cwd || n.folderOnly
 	return n
 }
 

@@ -22,7 +22,7 @@ func (m Model) view(g geometry) string {
 		return ""
 	}
 	st := m.styles
-	lines := make([]string, 0, g.lines)
+	var lines []string
 	if g.previewW > 0 && g.rows == 0 {
 		lines = m.previewView(g.previewW, g.lines) // in place of the rows
 	} else if text, style, ok := m.status(); ok {
@@ -30,35 +30,7 @@ func (m Model) view(g geometry) string {
 			lines = append(lines, m.textLine(l, style, g.innerW))
 		}
 	} else {
-		cols := m.chooseColumns(g)
-		now := m.now()
-		plain, hi := st.over(st.Row), st.over(st.Highlighted)
-		for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
-			b, e, kind := m.lineAt(l)
-			if kind == lineHeading {
-				lines = append(lines, m.sectionHeading(b, g.innerW))
-				continue
-			}
-			stale := !m.entryFresh(e)
-			highlighted := e == m.cursor && !stale && m.shownHighlighted()
-			switch {
-			case kind == lineSnippet:
-				lines = append(lines, m.renderSnippet(m.secs[b.sec].answer.Hits[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
-			case b.kind == kindHost:
-				lines = append(lines, m.renderItem(m.secs[b.sec].answer.Items[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
-			default:
-				lines = append(lines, m.renderRow(m.entry(e), highlighted, stale, cols, g.innerW, now, &plain, &hi))
-			}
-		}
-		for len(lines) < g.rows { // a popup held taller than its rows: the footer stays at the bottom
-			lines = append(lines, strings.Repeat(" ", g.innerW))
-		}
-		if g.footerLines > 0 {
-			text, style, _ := m.footer()
-			for _, l := range m.wrapText(text, g.innerW, g.footerLines) {
-				lines = append(lines, m.textLine(l, style, g.innerW))
-			}
-		}
+		lines = m.rowLines(g)
 	}
 	for len(lines) < g.lines {
 		lines = append(lines, strings.Repeat(" ", g.innerW))
@@ -75,6 +47,42 @@ func (m Model) view(g geometry) string {
 		box = m.withPosition(box, g) // only a list that scrolls needs it
 	}
 	return box
+}
+
+// rowLines draws the visible lines of the entries, then the footer.
+func (m Model) rowLines(g geometry) []string {
+	st := m.styles
+	lines := make([]string, 0, g.lines)
+	cols := m.chooseColumns(g)
+	now := m.now()
+	plain, hi := st.over(st.Row), st.over(st.Highlighted)
+	for l := m.offset; l < min(m.totalLines(), m.offset+g.rows); l++ {
+		b, e, kind := m.lineAt(l)
+		if kind == lineHeading {
+			lines = append(lines, m.sectionHeading(b, g.innerW))
+			continue
+		}
+		stale := !m.entryFresh(e)
+		highlighted := e == m.cursor && !stale && m.shownHighlighted()
+		switch {
+		case kind == lineSnippet:
+			lines = append(lines, m.renderSnippet(m.secs[b.sec].answer.Hits[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
+		case b.kind == kindHost:
+			lines = append(lines, m.renderItem(m.secs[b.sec].answer.Items[e-b.first], highlighted, stale, g.innerW, &plain, &hi))
+		default:
+			lines = append(lines, m.renderRow(m.entry(e), highlighted, stale, cols, g.innerW, now, &plain, &hi))
+		}
+	}
+	for len(lines) < g.rows { // a popup held taller than its rows: the footer stays at the bottom
+		lines = append(lines, strings.Repeat(" ", g.innerW))
+	}
+	if g.footerLines > 0 {
+		text, style, _ := m.footer()
+		for _, l := range m.wrapText(text, g.innerW, g.footerLines) {
+			lines = append(lines, m.textLine(l, style, g.innerW))
+		}
+	}
+	return lines
 }
 
 // position is the count and place shown in the frame's bottom border
