@@ -135,15 +135,24 @@ func decodeRecord(line []byte) (record, int, error) {
 		return r, 0, errors.New("record is not a JSON object")
 	}
 	var bad error
-	v.members(func(k []byte, v jv) bool {
+	take := func(k []byte, v jv) bool {
 		name := keyName(k)
 		if ok := r.member(string(name), v); !ok {
 			bad = fmt.Errorf("%s has the wrong type", name)
-		} else if ok && !envelopeKey(string(name)) {
+		} else if !envelopeKey(string(name)) {
 			bad = fmt.Errorf("unknown top-level key %q", name) // the format allows no other
 		}
 		return bad == nil
-	})
+	}
+	if sc.many {
+		v.members(take)
+	} else {
+		for _, m := range sc.top[:sc.ntop] {
+			if !take(m.key, m.val) {
+				break
+			}
+		}
+	}
 	if bad != nil {
 		return r, 0, bad
 	}
@@ -415,35 +424,43 @@ func decodeShort(ev *event, data jv, keepText bool) (ok bool) {
 	if !data.isObject() {
 		return false
 	}
-	m := data
-	if ev.typ != sessionref.EventUserMessage {
-		if m = data.get("message"); !m.isObject() {
+	var f [3]jv // content, source, interrupted
+	if ev.typ == sessionref.EventUserMessage {
+		data.lookup(f[:], "content", "source", "interrupted")
+	} else {
+		var d [2]jv
+		data.lookup(d[:], "message", "interrupted")
+		if !d[0].isObject() {
 			return false
 		}
+		d[0].lookup(f[:2], "content", "source")
+		f[2] = d[1]
 	}
-	cv := m.get("content")
-	if !cv.isArray() || cv.count() != 1 {
+	cv, sv := f[0], f[1]
+	if !cv.isArray() {
 		return false
 	}
 	var block jv
-	cv.elems(func(it jv) bool { block = it; return false })
-	if !block.isObject() || block.count() != 2 {
+	n := 0
+	cv.elems(func(it jv) bool { block, n = it, n+1; return n < 2 })
+	if n != 1 || !block.isObject() {
 		return false
 	}
-	t, x := block.get("type"), block.get("text")
+	var tx [2]jv
+	if block.lookup(tx[:], "type", "text") != 2 {
+		return false
+	}
+	t, x := tx[0], tx[1]
 	if !t.isString() || !x.isString() || !t.strIs(sessionref.BlockText) {
 		return false
 	}
 	kind := ""
-	if sv := m.get("source"); sv != nil && !sv.isNull() {
-		if !sv.isObject() || sv.count() != 1 {
+	if sv != nil && !sv.isNull() {
+		var kv [1]jv
+		if !sv.isObject() || sv.lookup(kv[:], "kind") != 1 || !kv[0].isString() {
 			return false
 		}
-		kv := sv.get("kind")
-		if !kv.isString() {
-			return false
-		}
-		kind, _ = kv.str()
+		kind, _ = kv[0].str()
 	}
 	if kind == "" { // the kind decodeMessage gives a message without one
 		switch ev.typ {
@@ -460,7 +477,7 @@ func decodeShort(ev *event, data jv, keepText bool) (ok bool) {
 		return false
 	}
 	ev.short, ev.kind = true, uint8(k)
-	if data.get("interrupted").isTrue() {
+	if f[2].isTrue() {
 		ev.interrupted = true
 	}
 	if keepText {
