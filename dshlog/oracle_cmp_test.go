@@ -137,9 +137,7 @@ func oracleSeeds(t testing.TB) [][]byte {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, l := range bytes.Split(b, []byte{'\n'}) {
-				lines = append(lines, l)
-			}
+			lines = append(lines, bytes.Split(b, []byte{'\n'})...)
 			return nil
 		})
 	}
