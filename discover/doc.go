@@ -33,6 +33,10 @@
 // by bytes: the first read is alone, and another starts only while that
 // many reads of the largest surface seen so far fit in 64 MiB
 // (readAheadBytes), so after one huge session they go one at a time. A
+// read counts as the larger of its surface and what the store says
+// decoding it held ([ReadCoster]; dshlog: three times the log's longest
+// record), so logs cheap on the surface but dear to decode (one huge
+// skipped record) are read one at a time too. A
 // store that implements [SurfaceWalker] (dshlog does) passes its events
 // one at a time, and the walk stops once the session's text is full: no
 // whole surface is held. Work is committed in batches of 128 sessions, so
@@ -47,8 +51,9 @@
 // and the index's states (a few hundred bytes a session); at most four
 // bodies waiting to be written (perSession each, 512 KiB by default);
 // and what the store holds to read the surfaces in flight, whose sizes S
-// sum to at most max(64 MiB, S of the largest surface) as estimated from
-// the surfaces already read. With a [SurfaceWalker] no surface is held,
+// (each the larger of the surface and its [ReadCoster] cost) sum to at
+// most max(64 MiB, S of the largest read) as estimated from the reads
+// already made. With a [SurfaceWalker] no surface is held,
 // only the store's own reading state (for dshlog, no text: a big raw log
 // is folded as it streams, about 5 bytes a message; see its package
 // doc). So a Sync's own memory is at most about
@@ -131,7 +136,18 @@
 // through a valid structure) loses matches until the file is rebuilt; it
 // never fails a search for good. A SQLite database
 // that is not an index of this package, or a path that is not a regular
-// file, is refused and left alone. The file is opened in WAL mode with a
+// file, is refused and left alone, and so is a file that cannot be
+// opened for reading and writing ([ErrUnreadable]) or a directory that
+// cannot be written ([ErrUnwritable], where SQLite writes its journal),
+// each with one sentence saying which and why. A journal (the -wal and
+// -shm files beside the index) that no process holds, left by a process
+// that was killed or put there from another index, is set aside
+// (renamed *.stale) unread, with a [NoticeStaleJournal]: SQLite would
+// apply whatever -wal it finds to the file it opens, another index's
+// included. What it held of ours is indexed again by the next Sync. A
+// journal another process (or another Index of this process) holds is
+// in use and left alone; on Windows, where its lock is not tested, the
+// journal is left to SQLite. The file is opened in WAL mode with a
 // busy timeout and immediate write transactions, so several processes
 // may search and sync one file. [DefaultPath] puts it under the user's
 // cache directory, keyed by the sessions root; [RefuseInside] makes Open

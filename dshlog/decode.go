@@ -135,35 +135,50 @@ func decodeRecord(line []byte) (record, int, error) {
 		return r, 0, errors.New("record is not a JSON object")
 	}
 	var bad error
-	v.members(func(k []byte, v jv) bool {
+	take := func(k []byte, v jv) bool {
 		name := keyName(k)
 		if ok := r.member(string(name), v); !ok {
 			bad = fmt.Errorf("%s has the wrong type", name)
-		} else if ok && !envelopeKey(string(name)) {
+		} else if !envelopeKey(string(name)) {
 			bad = fmt.Errorf("unknown top-level key %q", name) // the format allows no other
 		}
 		return bad == nil
-	})
+	}
+	if sc.many {
+		v.members(take)
+	} else {
+		for _, m := range sc.top[:sc.ntop] {
+			if !take(m.key, m.val) {
+				break
+			}
+		}
+	}
 	if bad != nil {
 		return r, 0, bad
 	}
+	n, err := r.check()
+	return r, n, err
+}
+
+// check validates a record's envelope as a packed row or an event and
+// returns how many events it holds.
+func (r *record) check() (int, error) {
 	if isPacked(r.typ) {
 		if r.hasSeq || r.hasTime || r.surfaceOp != nil || r.hasSources || r.ignorable {
-			return r, 0, errors.New("packed row has event keys")
+			return 0, errors.New("packed row has event keys")
 		}
 		if !r.hasSeq0 || !r.hasTime0 {
-			return r, 0, errors.New("packed row lacks seq0 or time0")
+			return 0, errors.New("packed row lacks seq0 or time0")
 		}
-		n, err := packedCount(r.typ, r.data)
-		return r, n, err
+		return packedCount(r.typ, r.data)
 	}
 	if r.hasSeq0 || r.hasTime0 {
-		return r, 0, errors.New("event has packed-row keys")
+		return 0, errors.New("event has packed-row keys")
 	}
 	if r.typ == "" || !strings.Contains(r.typ, "/") || !r.hasSeq || !r.hasTime || r.data == nil {
-		return r, 0, errors.New("event lacks type, seq, time or data")
+		return 0, errors.New("event lacks type, seq, time or data")
 	}
-	return r, 1, nil
+	return 1, nil
 }
 
 func envelopeKey(k string) bool {
@@ -415,52 +430,42 @@ func decodeShort(ev *event, data jv, keepText bool) (ok bool) {
 	if !data.isObject() {
 		return false
 	}
-	m := data
-	if ev.typ != sessionref.EventUserMessage {
-		if m = data.get("message"); !m.isObject() {
+	var f [3]jv // content, source, interrupted
+	if ev.typ == sessionref.EventUserMessage {
+		data.lookup(f[:], "content", "source", "interrupted")
+	} else {
+		var d [2]jv
+		data.lookup(d[:], "message", "interrupted")
+		if !d[0].isObject() {
 			return false
 		}
+		d[0].lookup(f[:2], "content", "source")
+		f[2] = d[1]
 	}
-	cv := m.get("content")
-	if !cv.isArray() || cv.count() != 1 {
+	cv, sv := f[0], f[1]
+	if !cv.isArray() {
 		return false
 	}
 	var block jv
-	cv.elems(func(it jv) bool { block = it; return false })
-	if !block.isObject() || block.count() != 2 {
+	n := 0
+	cv.elems(func(it jv) bool { block, n = it, n+1; return n < 2 })
+	if n != 1 || !block.isObject() {
 		return false
 	}
-	t, x := block.get("type"), block.get("text")
+	var tx [2]jv
+	if block.lookup(tx[:], "type", "text") != 2 {
+		return false
+	}
+	t, x := tx[0], tx[1]
 	if !t.isString() || !x.isString() || !t.strIs(sessionref.BlockText) {
 		return false
 	}
-	kind := ""
-	if sv := m.get("source"); sv != nil && !sv.isNull() {
-		if !sv.isObject() || sv.count() != 1 {
-			return false
-		}
-		kv := sv.get("kind")
-		if !kv.isString() {
-			return false
-		}
-		kind, _ = kv.str()
-	}
-	if kind == "" { // the kind decodeMessage gives a message without one
-		switch ev.typ {
-		case sessionref.EventUserMessage:
-			kind = sessionref.SourceUser
-		case sessionref.EventAssistantMessage:
-			kind = sessionref.SourceModel
-		default:
-			kind = sessionref.SourceTool
-		}
-	}
-	k := slices.Index(shortKinds[:], kind)
-	if k < 0 {
+	k, ok := shortKind(ev.typ, sv)
+	if !ok {
 		return false
 	}
-	ev.short, ev.kind = true, uint8(k)
-	if data.get("interrupted").isTrue() {
+	ev.short, ev.kind = true, k
+	if f[2].isTrue() {
 		ev.interrupted = true
 	}
 	if keepText {
@@ -470,6 +475,35 @@ func decodeShort(ev *event, data jv, keepText bool) (ok bool) {
 		ev.tlen = int32(x.strLen())
 	}
 	return true
+}
+
+// shortKind is the index in shortKinds of the kind of source sv, a
+// source with only its kind (or none); ok=false for any other.
+func shortKind(typ string, sv jv) (uint8, bool) {
+	kind := ""
+	if sv != nil && !sv.isNull() {
+		var kv [1]jv
+		if !sv.isObject() || sv.lookup(kv[:], "kind") != 1 || !kv[0].isString() {
+			return 0, false
+		}
+		kind, _ = kv[0].str()
+	}
+	if kind == "" {
+		kind = defaultKind(typ)
+	}
+	k := slices.Index(shortKinds[:], kind)
+	return uint8(max(k, 0)), k >= 0
+}
+
+// defaultKind is the source kind of a message without one.
+func defaultKind(typ string) string {
+	switch typ {
+	case sessionref.EventUserMessage:
+		return sessionref.SourceUser // legacy steering rows
+	case sessionref.EventAssistantMessage:
+		return sessionref.SourceModel
+	}
+	return sessionref.SourceTool
 }
 
 // decodeMessage reads a surface event's message. A user message is the
@@ -503,15 +537,27 @@ func decodeMessage(ev *event, data jv) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case src.Kind != "":
-	case ev.typ == sessionref.EventUserMessage:
-		src.Kind = sessionref.SourceUser // legacy steering rows
-	case ev.typ == sessionref.EventAssistantMessage:
-		src.Kind = sessionref.SourceModel
-	default:
-		src.Kind = sessionref.SourceTool
+	if src.Kind == "" {
+		src.Kind = defaultKind(ev.typ)
 	}
+	content, err := decodeContent(ev, cv)
+	if err != nil {
+		return err
+	}
+	if ev.typ == sessionref.EventToolResult {
+		if cid, ok := m.path("source", "callId").str(); ok {
+			ev.setExtra().callID = cid
+		}
+	}
+	seq := ev.seq
+	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ, Source: src, Content: content, Interrupted: data.get("interrupted").isTrue()}
+	return nil
+}
+
+// decodeContent reads a message's content blocks, noting in ev the ids
+// of its tool calls and the call its tool result answers.
+func decodeContent(ev *event, cv jv) ([]sessionref.Block, error) {
+	var err error
 	content := make([]sessionref.Block, 0, cv.count())
 	cv.elems(func(it jv) bool {
 		var b sessionref.Block
@@ -533,17 +579,7 @@ func decodeMessage(ev *event, data jv) error {
 		}
 		return true
 	})
-	if err != nil {
-		return err
-	}
-	if ev.typ == sessionref.EventToolResult {
-		if cid, ok := m.path("source", "callId").str(); ok {
-			ev.setExtra().callID = cid
-		}
-	}
-	seq := ev.seq
-	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ, Source: src, Content: content, Interrupted: data.get("interrupted").isTrue()}
-	return nil
+	return content, err
 }
 
 // decodeLegacyToolResult reads {callId, content, isError} in data.

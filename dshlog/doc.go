@@ -51,6 +51,19 @@
 // with a typed error naming the file; the cost is bounded by those sizes
 // (a frame's text is kept until the frame ends, a line's until it ends),
 // not by what the file would decode to.
+//
+// Nor does a record's shape cost more than its bytes: no record is
+// parsed into a tree (one costs about 450 bytes a JSON value, 250 times
+// a record of tiny values). A line is checked by a scanner that
+// allocates nothing and counts its values and depth; of a record whose
+// data is skipped (an ignorable event, a log-only event, a packed chunk
+// row, which is only counted) nothing is built whatever its shape; of a
+// message, only what the surface keeps is copied out of the line. A
+// message record holds at most 131,072 JSON values nested at most 64
+// deep, and a chunk row at most 65,536 entries: over a cap, the read
+// fails with an ErrTooLarge error naming the line, the session and the
+// seq, as for a record over 16 MiB.
+//
 // Files are never written, truncated, locked or
 // repaired. Parsed logs are cached by file identity and version (device,
 // inode, size, mtime, ctime, mode; size and times where there is no
@@ -104,11 +117,12 @@
 //     surface; both doubled at each read back, so a log is decoded a
 //     logarithmic number of times). An outline adds 20 bytes a
 //     projected message. So Prepare holds M×25 +
-//     R×70 + what the snapshot keeps (MaxReferenceBytes, the newest
+//     R×90 + what the snapshot keeps (MaxReferenceBytes, the newest
 //     message and the checkpoints, each at most a record) + 17 MiB, and
-//     an index's walk M×5 + R×70 + what the index keeps, with R ≤ 3 × the
-//     replaces (compactions and tool-result rewrites, far fewer than
-//     messages);
+//     an index's walk M×5 + R×90 + what the index keeps, with R ≤ 1 + 2 ×
+//     the replaces (compactions and tool-result rewrites: a replace cuts
+//     a run in three, the run it takes out reused; about 45 bytes a run,
+//     twice that while the runs' arrays grow);
 //   - any other read parses the log: 80 bytes a message, and no other
 //     event (what the crash-repair closers need of turns, steps and calls
 //     is kept as it is read: P×100). In a raw log a message is kept as
@@ -120,11 +134,16 @@
 //     of an uncommon shape; folding it adds about 20 bytes a message;
 //   - ReadSurface returns every message: about 150 bytes each plus its
 //     text (M×150 + T);
-//   - while it decodes, a read holds besides one record being read (at
-//     most 16 MiB, a longer one is ErrTooLarge), up to 4 MiB of a zstd
-//     frame's text (a bigger frame is decoded a piece at a time, never
-//     held whole: frameFlush) and a zstd log's compressed bytes; reading
-//     messages back holds 1 MiB of the file (or the record) at a time;
+//   - while it decodes, a read holds besides what it keeps about three
+//     times its longest record (at most 16 MiB, a longer one is
+//     ErrTooLarge: the line buffer, doubled as it grows, or a zstd
+//     frame's text), up to 4 MiB more of a zstd frame's text (a bigger
+//     frame is decoded a piece at a time, never held whole: frameFlush),
+//     a zstd decoder's window (at most 16 MiB) and a zstd log's
+//     compressed bytes, and nothing per value of a record; reading
+//     messages back holds 1 MiB of the file (or the record) at a time.
+//     [Store.ReadCost] tells what the last read of a session held so, for
+//     an indexer that reads several at once (discover's ReadCoster);
 //   - at most CacheBytes ([WithCacheBytes], 64 MiB) of parses are kept
 //     between reads, and reads decode at most ReadBytes ([WithReadBytes],
 //     256 MiB) of logs at once, counted as a raw log's size or a zstd
@@ -134,13 +153,23 @@
 // Since a log is at most MaxLogBytes ([WithMaxLogBytes], 256 MiB) and a
 // message takes a line of at least 80 bytes (the envelope alone), M ≤
 // MaxLogBytes/80: the outline of any raw log within the cap holds at
-// most a third of the cap (85 MB) besides what the snapshot keeps, and
-// a walk a sixteenth.
+// most a third of the cap (85 MB) besides what the snapshot keeps, and a
+// walk a sixteenth, plus R×90 for its runs. Replaces are what makes R
+// big: a one-message replace is a line of at least about 120 bytes that
+// adds two runs, so a log made only of them holds up to 1.5 bytes a byte
+// of the log for its runs (384 MB at the cap); a log of ordinary
+// history, where replaces are rare, holds a few KB for them.
 // A garbage-collected heap needs up to twice its live size. Measured
 // (scripts/bench-hostile): a raw log of 1,000,000 small messages (253
 // MB): Prepare peaks at 44 MB resident, a Sync of it at 37 MB,
 // ReadSurface at 306 MB (it returns 1,000,000 messages); a zstd log of
 // 950,000 messages (3.3 MB, 232 MB decoded): Prepare at 76 MB; a log of
-// 100,000 pending calls: a Sync at 84 MB. Titles and headers are
-// streamed and keep a few hundred bytes a log.
+// 100,000 pending calls: a Sync at 84 MB; a log of 800,000 messages then
+// 400,000 one-message replaces (250 MB): a Sync at 131 MB. A log of two
+// messages and one record of 16.7 MB of tiny values (an ignorable
+// [0,0,…], {"k":0,…}, arrays 250 deep, a chunk row of 2.8 million
+// entries), raw or as a 2 KB zstd log: Prepare and Sync at 40 to 68 MB
+// (4 GB before records were scanned), four such zstd logs indexed at once
+// 100 MB. Titles and headers are streamed and keep a few hundred bytes a
+// log.
 package dshlog

@@ -57,10 +57,21 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-// scanner checks JSON text, counting its values and its depth.
+// scanner checks JSON text, counting its values and its depth, and
+// notes the members of the top value when it is an object (at most
+// len(top); more set many).
 type scanner struct {
 	values int
 	depth  int // of the deepest value; the top is 1
+	top    [12]member
+	ntop   int
+	many   bool
+}
+
+// member is one member of an object: its key as written, its value.
+type member struct {
+	key []byte
+	val jv
 }
 
 // scanJSON checks that b is one JSON value with white space around it
@@ -152,14 +163,25 @@ func (s *scanner) object(b []byte, i, depth int) (int, error) {
 		if i = skipWS(b, i); i >= len(b) || b[i] != '"' {
 			return i, errNotJSON
 		}
-		if i, err = stringEnd(b, i+1); err != nil {
+		k := i + 1
+		if i, err = stringEnd(b, k); err != nil {
 			return i, err
 		}
+		key := b[k : i-1]
 		if i = skipWS(b, i); i >= len(b) || b[i] != ':' {
 			return i, errNotJSON
 		}
-		if i, err = s.value(b, skipWS(b, i+1), depth); err != nil {
+		v := skipWS(b, i+1)
+		if i, err = s.value(b, v, depth); err != nil {
 			return i, err
+		}
+		if depth == 1 {
+			if s.ntop < len(s.top) {
+				s.top[s.ntop] = member{key, jv(b[v:i])}
+				s.ntop++
+			} else {
+				s.many = true
+			}
 		}
 		if i = skipWS(b, i); i >= len(b) {
 			return i, errNotJSON
@@ -180,9 +202,17 @@ func (s *scanner) object(b []byte, i, depth int) (int, error) {
 // backslashes (none included).
 func stringEnd(b []byte, i int) (int, error) {
 	for {
-		n := bytes.IndexByte(b[i:], '"')
-		if n < 0 {
-			return len(b), errNotJSON
+		// Keys and kinds end within a few bytes: look at those first.
+		n, lim := 0, min(len(b)-i, 16)
+		for n < lim && b[i+n] != '"' {
+			n++
+		}
+		if n == lim {
+			m := bytes.IndexByte(b[i+lim:], '"')
+			if m < 0 {
+				return len(b), errNotJSON
+			}
+			n = lim + m
 		}
 		k := n
 		for k > 0 && b[i+k-1] == '\\' {
@@ -212,6 +242,9 @@ func numberEnd(b []byte, i int) (int, error) {
 	return len(b), nil
 }
 
+// structural marks the bytes valueEnd stops at inside a container.
+var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
+
 // valueEnd returns the offset after the checked value at b[i:].
 func valueEnd(b []byte, i int) int {
 	switch b[i] {
@@ -221,6 +254,12 @@ func valueEnd(b []byte, i int) int {
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
+			for j < len(b) && !structural[b[j]] {
+				j++
+			}
+			if j == len(b) {
+				break
+			}
 			switch b[j] {
 			case '"':
 				end, _ := stringEnd(b, j+1)
@@ -348,6 +387,28 @@ func (v jv) get(key string) jv {
 		return found
 	}
 	return decoded
+}
+
+// lookup finds, in one pass over an object, the value of each of names
+// as get would, into vals (len(vals) = len(names)), and returns how many
+// members the object has (0 when v is not an object).
+func (v jv) lookup(vals []jv, names ...string) int {
+	var decoded uint64 // bit i: vals[i] matched a key with escapes
+	n := 0
+	v.members(func(k []byte, val jv) bool {
+		n++
+		escaped := bytes.IndexByte(k, '\\') >= 0
+		for i, name := range names {
+			switch {
+			case !escaped && string(k) == name && (vals[i] == nil || decoded&(1<<i) != 0):
+				vals[i], decoded = val, decoded&^(1<<i)
+			case escaped && vals[i] == nil && keyIs(k, name):
+				vals[i], decoded = val, decoded|1<<i
+			}
+		}
+		return true
+	})
+	return n
 }
 
 // path follows keys through nested objects.

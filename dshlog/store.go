@@ -789,23 +789,29 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 	}
 	s.mu.Lock()
 	s.byID, s.unread = byID, unread
-	for path := range s.titles { // forget the titles of logs that are gone
+	s.forgetGone()
+	s.mu.Unlock()
+	return infos, nil
+}
+
+// forgetGone forgets the titles, seqs and read costs of logs that are no
+// longer listed. The caller holds s.mu.
+func (s *Store) forgetGone() {
+	for path := range s.titles {
 		if _, ok := s.headers[path]; !ok {
 			delete(s.titles, path)
 		}
 	}
-	for path := range s.seqs { // and their seqs
+	for path := range s.seqs {
 		if _, ok := s.headers[path]; !ok {
 			delete(s.seqs, path)
 		}
 	}
-	for path := range s.costs { // and their read costs
+	for path := range s.costs {
 		if _, ok := s.headers[path]; !ok {
 			delete(s.costs, path)
 		}
 	}
-	s.mu.Unlock()
-	return infos, nil
 }
 
 // logFile is one discovered log and its lstat, or why it cannot be used.
