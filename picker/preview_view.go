@@ -26,6 +26,92 @@ type previewRender struct {
 	terms string // the hit's terms, joined, that the lines were drawn for
 	lines [][]seg
 	match int // the line of the hit's first match; -1: none
+	base  *previewBase
+}
+
+// previewBase is a preview's conversation laid out for one width,
+// whatever the terms: made safe and wrapped once, so a new query's terms
+// cost a pass over the lines, not a new layout of a 64 KiB snapshot.
+type previewBase struct {
+	width int
+	lines []baseLine
+	// The text of each message made safe and case folded: what matchTurn
+	// looks for a snippet in.
+	lowSafe []string
+}
+
+// baseLine is one line of a laid out conversation: a message's role, the
+// blank line between messages, or a line of a message's text.
+type baseLine struct {
+	text string
+	turn int
+	kind int
+}
+
+const (
+	lineRole = iota
+	lineBlank
+	lineText
+)
+
+// layoutPreview lays p's conversation out at width w: a line naming
+// each message's role, then its text, sanitised and wrapped, set in by
+// two cells.
+func layoutPreview(p Preview, w int) *previewBase {
+	b := &previewBase{width: w}
+	textW := max(w-2, 1)
+	for i, t := range p.Snapshot.Conversation {
+		role := "assistant"
+		if t.Role == sessionref.RoleUser {
+			role = "user"
+		}
+		if i > 0 {
+			b.lines = append(b.lines, baseLine{turn: i, kind: lineBlank})
+		}
+		b.lines = append(b.lines, baseLine{text: "▸ " + role, turn: i, kind: lineRole})
+		safe := textutil.Block(t.Text)
+		for _, para := range strings.Split(safe, "\n") {
+			for _, l := range textutil.Wrap(para, textW) {
+				b.lines = append(b.lines, baseLine{text: l, turn: i, kind: lineText})
+			}
+		}
+		b.lowSafe = append(b.lowSafe, sessionref.Lower(textutil.Inline(t.Text)))
+	}
+	return b
+}
+
+// renderPreview breaks p's conversation into lines w cells wide, newest
+// last: a line naming each message's role, then its text, sanitised,
+// set in by two cells. With terms, their occurrences are segments of
+// their own and match is the line of the first one, in the newest
+// message that has all of them (else the most of them).
+func renderPreview(p Preview, w int, snippet string, terms []string) *previewRender {
+	return renderLaidOut(p, layoutPreview(p, w), snippet, terms)
+}
+
+// renderLaidOut is renderPreview over a layout already made.
+func renderLaidOut(p Preview, b *previewBase, snippet string, terms []string) *previewRender {
+	r := &previewRender{width: b.width, terms: strings.Join(terms, "\x00"), match: -1, base: b}
+	if len(p.Snapshot.Conversation) == 0 {
+		r.lines = append(r.lines, []seg{{"(no messages kept)", partStale}})
+		return r
+	}
+	best := b.matchTurn(p.Snapshot.Conversation, snippet, terms)
+	for _, l := range b.lines {
+		switch l.kind {
+		case lineBlank:
+			r.lines = append(r.lines, nil)
+		case lineRole:
+			r.lines = append(r.lines, []seg{{l.text, partMeta}})
+		default:
+			segs := append([]seg{{text: "  "}}, termSegs(l.text, terms)...)
+			if l.turn == best && r.match < 0 && len(segs) > 2 {
+				r.match = len(r.lines)
+			}
+			r.lines = append(r.lines, segs)
+		}
+	}
+	return r
 }
 
 // hitTerms are the matched terms of h, as its snippet gives them.
@@ -61,51 +147,16 @@ func summaryLine(r sessionref.ReferenceRecord) string {
 	return s
 }
 
-// renderPreview breaks p's conversation into lines w cells wide, newest
-// last: a line naming each message's role, then its text, sanitised,
-// set in by two cells. With terms, their occurrences are segments of
-// their own and match is the line of the first one, in the newest
-// message that has all of them (else the most of them).
-func renderPreview(p Preview, w int, snippet string, terms []string) *previewRender {
-	r := &previewRender{width: w, terms: strings.Join(terms, "\x00"), match: -1}
-	if len(p.Snapshot.Conversation) == 0 {
-		r.lines = append(r.lines, []seg{{"(no messages kept)", partStale}})
-		return r
-	}
-	textW := max(w-2, 1)
-	best := matchTurn(p.Snapshot.Conversation, snippet, terms)
-	for i, t := range p.Snapshot.Conversation {
-		role := "assistant"
-		if t.Role == sessionref.RoleUser {
-			role = "user"
-		}
-		if i > 0 {
-			r.lines = append(r.lines, nil)
-		}
-		r.lines = append(r.lines, []seg{{"▸ " + role, partMeta}})
-		for _, para := range strings.Split(textutil.Block(t.Text), "\n") {
-			for _, l := range textutil.Wrap(para, textW) {
-				segs := append([]seg{{text: "  "}}, termSegs(l, terms)...)
-				if i == best && r.match < 0 && len(segs) > 2 {
-					r.match = len(r.lines)
-				}
-				r.lines = append(r.lines, segs)
-			}
-		}
-	}
-	return r
-}
-
 // matchTurn is the message a hit's snippet was taken from: the newest
 // that holds the snippet's text (without its "…"), else the newest with
 // the most of its terms; -1 for none.
-func matchTurn(conv []sessionref.Turn, snippet string, terms []string) int {
+func (b *previewBase) matchTurn(conv []sessionref.Turn, snippet string, terms []string) int {
 	if len(terms) == 0 {
 		return -1
 	}
 	core := sessionref.Lower(strings.TrimSpace(strings.Trim(textutil.Inline(snippet), "…")))
-	for i := len(conv) - 1; i >= 0 && core != ""; i-- {
-		if strings.Contains(sessionref.Lower(textutil.Inline(conv[i].Text)), core) {
+	for i := len(b.lowSafe) - 1; i >= 0 && core != ""; i-- {
+		if strings.Contains(b.lowSafe[i], core) {
 			return i
 		}
 	}
@@ -166,13 +217,17 @@ func (m Model) previewRendered(e *previewEntry, w int) *previewRender {
 	if m.pv.hasHit {
 		terms, snippet = hitTerms(m.pv.wantHit), m.pv.wantHit.Snippet
 	}
-	if r := e.render; r != nil && r.width == w && r.terms == strings.Join(terms, "\x00") {
+	r := e.render
+	if r != nil && r.width == w && r.terms == strings.Join(terms, "\x00") {
 		return r
 	}
-	if m.pv.want.section != "" {
+	switch {
+	case m.pv.want.section != "":
 		e.render = renderText(e.preview.Text, w)
-	} else {
+	case r == nil || r.base == nil || r.base.width != w:
 		e.render = renderPreview(e.preview, w, snippet, terms)
+	default: // new terms at the same width: the layout stays
+		e.render = renderLaidOut(e.preview, r.base, snippet, terms)
 	}
 	return e.render
 }

@@ -65,41 +65,42 @@ func Work(f func()) int64 {
 	return textutil.Measured() - before
 }
 
-// MeasuresPerByte is the most times a linear routine of this module
-// measures each byte of its input (an escape it writes for an invisible
-// character is measured too, and is six times as long), and
-// MeasuresSlack what it may measure besides (the width of a tail, a
-// short label).
+// The linearity check grows an input to SmallSize and to 16 times that,
+// and allows the larger [GrowthLimit] times the work of the smaller plus
+// [WorkSlack]: a linear routine does 16 times the work, one that measures
+// the rest of its input again after each cut, line or cluster about 256
+// times, whatever its constant factors (an escape it writes for an
+// invisible character is longer than the character, and measured too).
 const (
-	MeasuresPerByte = 32
-	MeasuresSlack   = 4096
+	SmallSize   = 2 << 10
+	GrowthLimit = 24
+	WorkSlack   = 4096
 )
 
-// LinearSize is the size CheckLinear grows an input to: a routine that
-// measures the rest of its input after each cut of 80 cells measures
-// each byte of it about a hundred times.
-const LinearSize = 16 << 10
-
-// ExcessWork returns an error when f, given s repeated until it is at
-// least n bytes long, measures more than [MeasuresPerByte] times that
-// length plus [MeasuresSlack]: a routine that measures the rest of its
-// input again after each cut, each line or each cluster does, for some s.
-func ExcessWork(s string, n int, f func(s string)) error {
+// ExcessWork returns an error when f does more than linear work on s:
+// given s repeated to [SmallSize] bytes and that repeated 16 times, it
+// measures more than [GrowthLimit] times as many bytes (plus
+// [WorkSlack]) on the larger.
+func ExcessWork(s string, f func(s string)) error {
 	if s == "" {
 		return nil
 	}
-	big := strings.Repeat(s, (n+len(s)-1)/len(s))
-	if w := Work(func() { f(big) }); w > MeasuresPerByte*int64(len(big))+MeasuresSlack {
-		return fmt.Errorf("%d bytes (%.20q… repeated) measured %d bytes: %.1f a byte", len(big), s, w, float64(w)/float64(len(big)))
+	small := strings.Repeat(s, (SmallSize+len(s)-1)/len(s))
+	big := strings.Repeat(small, 16)
+	ws := Work(func() { f(small) })
+	wb := Work(func() { f(big) })
+	if wb > GrowthLimit*ws+WorkSlack {
+		return fmt.Errorf("%.20q… repeated: %d bytes measured %d, 16 times as many %d (%.0f times the work)",
+			s, len(small), ws, wb, float64(wb)/float64(max(ws, 1)))
 	}
 	return nil
 }
 
 // CheckLinear fails t when [ExcessWork] finds f does more than linear
-// work on s grown to [LinearSize].
+// work on s.
 func CheckLinear(t *testing.T, name string, s string, f func(s string)) {
 	t.Helper()
-	if err := ExcessWork(s, LinearSize, f); err != nil {
+	if err := ExcessWork(s, f); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 }
