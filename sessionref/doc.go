@@ -37,9 +37,19 @@
 // its source record, then the direct message under "## Message", in that
 // order. [ParseSingleMessage] reads its stored text back (the context for
 // a card, and the person's words), exactly, and gives a text without the
-// form as a message without context.
+// form as a message without context. For the rest of a stored message's
+// life, in either form, [Readable] is what to show of it (a title, the
+// history, a copy, a search) and [Canonical] the draft it was sent from,
+// with its mentions (recall, edit). A session whose user messages are
+// stored in the form can be referenced in turn: its snapshot keeps their
+// direct text only, so snapshots never nest.
 //
 // # What a store must set
+//
+// A host that keeps each session as a list of messages (a role and a
+// text) in its own database need not build events: [MessageStore] turns
+// two functions, its sessions and one session's messages, into a
+// SessionQuery.
 //
 // A snapshot keeps a user/message only when its Source.Kind is exactly
 // "user" or it is a compaction checkpoint (Kind "plugin", Plugin

@@ -35,13 +35,9 @@ type Outline struct {
 	Messages []OutlineMessage
 	// Text returns the text of Messages[i]: its event's text blocks
 	// joined with "\n", exactly Bytes long, not yet made valid UTF-8
-	// (Prepare does that, as it does for a surface). It is called for
-	// the messages a snapshot keeps and, to count what a dropped one
-	// leaves out, for each person's message the budget drops that is
-	// long enough to be in the single-message form (its envelope is not
-	// counted); at most once each, from one goroutine, holding one
-	// dropped text at a time. An error fails the Prepare with
-	// CodeReadFailed.
+	// (Prepare does that, as it does for a surface). It is called only
+	// for the messages a snapshot keeps, at most once each, from one
+	// goroutine; an error fails the Prepare with CodeReadFailed.
 	Text func(ctx context.Context, i int) (string, error)
 }
 
@@ -55,8 +51,9 @@ type OutlineMessage struct {
 	Checkpoint bool
 	// Bytes is the length of the message's text: its text blocks joined
 	// with "\n". For a person's message in the single-message form it is
-	// the whole text, envelope included; Prepare takes only its direct
-	// message (see [Project]).
+	// the whole text, envelope included, which is what the message counts
+	// when the budget drops it; a kept one shows only its direct message
+	// (see [Project]).
 	Bytes int
 }
 
@@ -106,11 +103,9 @@ type messages interface {
 	// class classifies entry i (see classify).
 	class(i int) (ok, assistant, checkpoint bool, rawLen int)
 	// text is entry i's joined text, not yet made valid UTF-8; of a
-	// person's message in the single-message form, its direct text.
+	// person's message in the single-message form, its direct text
+	// (class's rawLen stays the whole text's).
 	text(ctx context.Context, i int) (string, error)
-	// mayHoldEnvelope reports whether entry i's rawLen may count an
-	// envelope its text leaves out (see directText).
-	mayHoldEnvelope(i int) bool
 }
 
 // eventList is a surface's events as retention reads them, with the
@@ -136,11 +131,7 @@ func newEventList(ev []Event) *eventList {
 
 func (l *eventList) len() int { return len(l.ev) }
 func (l *eventList) class(i int) (ok, assistant, checkpoint bool, rawLen int) {
-	ok, assistant, checkpoint, rawLen = classify(&l.ev[i])
-	if d, found := l.direct[i]; found {
-		rawLen = len(d)
-	}
-	return ok, assistant, checkpoint, rawLen
+	return classify(&l.ev[i])
 }
 func (l *eventList) text(_ context.Context, i int) (string, error) {
 	if d, ok := l.direct[i]; ok {
@@ -148,9 +139,6 @@ func (l *eventList) text(_ context.Context, i int) (string, error) {
 	}
 	return joinedText(&l.ev[i]), nil
 }
-
-// A surface's class already gives a direct text's length.
-func (l *eventList) mayHoldEnvelope(int) bool { return false }
 
 // minSingleLen is the length of the shortest text in the single-message
 // form that carries a snapshot: a shorter message cannot hold one.
@@ -214,11 +202,4 @@ func (o *outlineList) text(ctx context.Context, i int) (string, error) {
 		t = directText(t)
 	}
 	return t, nil
-}
-
-// An outline gives a message's whole length: only its text tells whether
-// a person's message long enough to hold a snapshot does.
-func (o *outlineList) mayHoldEnvelope(i int) bool {
-	m := &o.Messages[i]
-	return !m.Assistant && !m.Checkpoint && m.Bytes >= minSingleLen
 }

@@ -20,8 +20,7 @@ type item struct {
 	index      int // position in the surface
 	assistant  bool
 	checkpoint bool
-	rawLen     int    // B(original): raw UTF-8 length of the joined text
-	envelope   int    // bytes of rawLen that are not the text (see directText)
+	rawLen     int    // B(original): raw UTF-8 length of the joined text, as stored (a dropped message counts it)
 	original   string // the joined text
 	text       string // the current, possibly truncated, text
 	omitted    int    // bytes omitted by truncation
@@ -66,9 +65,8 @@ func newItem(ctx context.Context, l messages, i int) (item, error) {
 	if err != nil {
 		return item{}, err
 	}
-	envelope := rawLen - len(text)
 	text = validOrReplaced(text)
-	return item{index: i, assistant: assistant, checkpoint: checkpoint, rawLen: rawLen, envelope: envelope, original: text, text: text, esc: tagSafeLen(text)}, nil
+	return item{index: i, assistant: assistant, checkpoint: checkpoint, rawLen: rawLen, original: text, text: text, esc: tagSafeLen(text)}, nil
 }
 
 func (it *item) role() string {
@@ -126,13 +124,6 @@ func retain(ctx context.Context, head []byte, events messages, max int) (res ret
 		return retained{}, false, err
 	}
 	kept, floor := r.merge(suffix)
-	if r.record.OmittedMessages > 0 {
-		env, err := droppedEnvelopes(ctx, events, r.last, kept, r.brk)
-		if err != nil {
-			return retained{}, false, err
-		}
-		r.record.OmittedBytes -= env
-	}
 	// Phase 2: truncate the longest text until the object fits. With
 	// every text cut to "" the object is floor bytes; the reference would
 	// cut them all and then fail, so fail now.
@@ -156,7 +147,6 @@ type retainer struct {
 	n, totalRaw, last, nfixed int
 	fixed                     []item // the checkpoints and the newest message
 	size                      int    // the object's size with what is kept so far
-	brk                       *item  // the message that did not fit, read and dropped
 	record                    ReferenceRecord
 }
 
@@ -263,7 +253,6 @@ func (r *retainer) keepSuffix() ([]item, error) {
 		}
 		s := it.size() + 1
 		if r.size+s > r.max {
-			r.brk = &it
 			break
 		}
 		r.size += s
@@ -348,41 +337,6 @@ func (r *retainer) result(kept []*item) retained {
 	}
 	res.object = append(obj, ']', '}')
 	return res
-}
-
-// droppedEnvelopes is how many of the raw bytes of the messages that
-// retention drops are envelopes their direct text leaves out (see
-// directText), so that a dropped message counts only what a snapshot
-// would have shown of it. It reads, one at a time, the text of each
-// dropped message whose length alone cannot tell (an outline's person's
-// message long enough to hold a snapshot); a surface tells without it.
-func droppedEnvelopes(ctx context.Context, events messages, last int, kept []*item, brk *item) (int, error) {
-	env, k := 0, 0
-	for i := 0; i < last; i++ {
-		for k < len(kept) && kept[k].index < i {
-			k++
-		}
-		if k < len(kept) && kept[k].index == i || !events.mayHoldEnvelope(i) {
-			continue
-		}
-		if ok, _, _, _ := events.class(i); !ok {
-			continue
-		}
-		if brk != nil && brk.index == i {
-			env += brk.envelope
-			continue
-		}
-		if ctx.Err() != nil {
-			return 0, ctx.Err()
-		}
-		t, err := events.text(ctx, i)
-		if err != nil {
-			return 0, err
-		}
-		_, _, _, rawLen := events.class(i)
-		env += rawLen - len(t)
-	}
-	return env, nil
 }
 
 // ctxCheckEvery is how many steps of retention run between two looks at

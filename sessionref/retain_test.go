@@ -19,6 +19,7 @@ func refRetain(head []byte, events []Event, max int) ([]byte, ReferenceRecord, b
 		assistant, checkpoint bool
 		original, text        string
 		omitted               int
+		stored                int // the length of the whole text, which a dropped message counts
 	}
 	var items []*refItem
 	var rec ReferenceRecord
@@ -34,11 +35,12 @@ func refRetain(head []byte, events []Event, max int) ([]byte, ReferenceRecord, b
 			}
 		}
 		text := strings.Join(parts, "\n")
+		stored := len(validOrReplaced(text))
 		if !assistant && !checkpoint {
-			text = ParseSingleMessage(text).Text // a person's message: its direct text alone
+			text = ParseSingleMessage(text).Text // a person's message shows its direct text alone
 		}
 		text = validOrReplaced(text)
-		items = append(items, &refItem{assistant: assistant, checkpoint: checkpoint, original: text, text: text})
+		items = append(items, &refItem{assistant: assistant, checkpoint: checkpoint, original: text, text: text, stored: stored})
 		rec.Compacted = rec.Compacted || checkpoint
 	}
 	rec.OriginalMessages = len(items)
@@ -72,7 +74,7 @@ func refRetain(head []byte, events []Event, max int) ([]byte, ReferenceRecord, b
 		if victim < 0 {
 			break
 		}
-		dropped += len(items[victim].original)
+		dropped += items[victim].stored
 		rec.OmittedMessages++
 		items = append(items[:victim], items[victim+1:]...)
 	}
