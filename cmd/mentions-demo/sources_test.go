@@ -91,3 +91,25 @@ func TestAddSources(t *testing.T) {
 		t.Errorf("the index refuses %q", o.DiscoverRefuse)
 	}
 }
+
+// FuzzParseFrom: --from accepts exactly the lists of known agents, each
+// once, and gives them back in one order; anything else is an error,
+// never a panic.
+func FuzzParseFrom(f *testing.F) {
+	for _, s := range []string{"dsh", "claude,codex", " Codex , DSH ", "", ",", "claude,claude", "cursor"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		names, err := parseFrom(s)
+		if err != nil {
+			return
+		}
+		if len(names) == 0 || len(names) > len(sourceNames) {
+			t.Fatalf("%q gave %q", s, names)
+		}
+		back, err := parseFrom(strings.Join(names, ","))
+		if err != nil || strings.Join(back, ",") != strings.Join(names, ",") {
+			t.Fatalf("%q gave %q, which reads back as %q %v", s, names, back, err)
+		}
+	})
+}
