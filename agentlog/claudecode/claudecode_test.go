@@ -414,3 +414,21 @@ func TestConcurrentGrowth(t *testing.T) {
 		t.Fatalf("%d events at the end, want %d", got, n+1)
 	}
 }
+
+// A line over the line cap (a pasted file, an image) is skipped and
+// counted, never held; the chain it broke ends there, and the rest of the
+// transcript reads.
+func TestLongLine(t *testing.T) {
+	long := `{"type":"user","parentUuid":"00000000-0000-4000-8000-0000000000e5","uuid":"00000000-0000-4000-8000-0000000000f1","message":{"content":"` + strings.Repeat("x", 100<<10) + `"}}` + "\n"
+	tail := `{"type":"assistant","parentUuid":"00000000-0000-4000-8000-0000000000e5","uuid":"00000000-0000-4000-8000-0000000000f2","message":{"content":[{"type":"text","text":"after the long line"}]}}` + "\n"
+	data := append(append(firstLines(t, 23), long...), tail...)
+	dir := root(t, map[string][]byte{"-p/" + sid + ".jsonl": data})
+	s := open(t, dir, agentlog.WithMaxLineBytes(64<<10))
+	got := turns(t, surface(t, s, claudecode.Prefix+sid))
+	if len(got) != 4 || got[3] != (turn{25, "assistant", "after the long line"}) {
+		t.Fatalf("surface %v", got)
+	}
+	if st := s.Stats(); st.Bad != 2 {
+		t.Fatalf("bad lines %d, want 2 (the fixture's and the long one)", st.Bad)
+	}
+}
