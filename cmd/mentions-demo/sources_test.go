@@ -76,7 +76,7 @@ func TestAddSources(t *testing.T) {
 	if !strings.Contains(o.Sources[1], "lines skipped: 1 unreadable, 1 of types") {
 		t.Errorf("the skipped lines are not counted: %q", o.Sources[1])
 	}
-	if !strings.Contains(o.Notice, "Codex: no history") || strings.Contains(o.Notice, "\n") {
+	if o.Notice != "No history of DeepSeek Harness or Codex was found (F1 says where it was looked for)" {
 		t.Errorf("notice %q", o.Notice)
 	}
 	if o.StoreName != "5 generated + 1 claude" {
