@@ -93,7 +93,8 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 		counts = append(counts, fmt.Sprintf("%d %s", st.Stats().Sessions, a.name))
 	}
 	if len(agents) > 0 {
-		o.Others = agentlog.Join(host, agents...)
+		// Mixed with other agents, DeepSeek Harness sessions say so too.
+		o.Others = agentlog.JoinBadged(host, "dsh", agents...)
 	}
 	if len(absent) > 0 {
 		// One line above the composer; F1 says where each was looked for.
