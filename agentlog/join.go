@@ -42,8 +42,9 @@ type (
 // CapturedSeqs and SessionVersions (discovery's fast paths) when every
 // store it needs offers them. It is safe for concurrent use.
 type Joined struct {
-	host   sessionref.SessionQuery
-	agents []*Store
+	host      sessionref.SessionQuery
+	hostBadge string
+	agents    []*Store
 }
 
 // BadgeSep is what separates an agent's badge from a title.
@@ -51,7 +52,14 @@ const BadgeSep = " · "
 
 // Join returns the stores as one. host may be nil (only agents' logs).
 func Join(host sessionref.SessionQuery, agents ...*Store) *Joined {
-	return &Joined{host: host, agents: slices.DeleteFunc(slices.Clone(agents), func(s *Store) bool { return s == nil })}
+	return JoinBadged(host, "", agents...)
+}
+
+// JoinBadged is Join with a badge for the host's sessions too ("dsh"),
+// so that in a corpus mixing agents every titled row says where it came
+// from; "" gives the host's titles no badge, as Join does.
+func JoinBadged(host sessionref.SessionQuery, hostBadge string, agents ...*Store) *Joined {
+	return &Joined{host: host, hostBadge: hostBadge, agents: slices.DeleteFunc(slices.Clone(agents), func(s *Store) bool { return s == nil })}
 }
 
 // Agents returns the agent stores.
@@ -63,7 +71,7 @@ func (j *Joined) BadgeOf(id string) string {
 	if s := j.agentOf(id); s != nil {
 		return s.f.Badge()
 	}
-	return ""
+	return j.hostBadge
 }
 
 func (j *Joined) agentOf(id string) *Store {
@@ -119,7 +127,7 @@ func (j *Joined) ListSessionsWithTitles(ctx context.Context) ([]sessionref.Sessi
 			return nil, nil, err
 		}
 		for i := range h {
-			rows = append(rows, row{h[i], t[i]})
+			rows = append(rows, row{h[i], badged(j.hostBadge, t[i])})
 		}
 	}
 	for _, s := range j.agents {
@@ -131,7 +139,7 @@ func (j *Joined) ListSessionsWithTitles(ctx context.Context) ([]sessionref.Sessi
 			continue
 		}
 		for i := range h {
-			rows = append(rows, row{h[i], badged(s, t[i])})
+			rows = append(rows, row{h[i], badged(s.f.Badge(), t[i])})
 		}
 	}
 	slices.SortStableFunc(rows, func(a, b row) int { return NewestFirst(a.h, b.h) })
@@ -168,13 +176,13 @@ func listWithTitles(ctx context.Context, q sessionref.SessionQuery) ([]sessionre
 	return h, t, err
 }
 
-// badged is a title result of s with its badge before the title.
-func badged(s *Store, t sessionref.TitleResult) sessionref.TitleResult {
-	if t.Title == nil {
+// badged is a title result with badge before the title ("" for none).
+func badged(badge string, t sessionref.TitleResult) sessionref.TitleResult {
+	if t.Title == nil || badge == "" {
 		return t
 	}
 	c := *t.Title
-	c.Text = s.f.Badge() + BadgeSep + c.Text
+	c.Text = badge + BadgeSep + c.Text
 	t.Title = &c
 	return t
 }
@@ -190,12 +198,12 @@ func (j *Joined) ReadTitles(ctx context.Context, ids []string) ([]sessionref.Tit
 		if len(t) != len(p.ids) {
 			return nil, fmt.Errorf("store gave %d titles for %d ids", len(t), len(p.ids))
 		}
-		s, _ := p.q.(*Store)
+		badge := j.hostBadge
+		if s, ok := p.q.(*Store); ok {
+			badge = s.f.Badge()
+		}
 		for k, i := range p.at {
-			if s != nil {
-				t[k] = badged(s, t[k])
-			}
-			out[i] = t[k]
+			out[i] = badged(badge, t[k])
 		}
 	}
 	return out, nil

@@ -134,3 +134,25 @@ func TestJoin(t *testing.T) {
 		t.Fatalf("prepare: %v", err)
 	}
 }
+
+// With a host badge, the host's titled sessions carry it too.
+func TestJoinBadged(t *testing.T) {
+	j, host := joined(t)
+	b := agentlog.JoinBadged(host, "dsh", j.Agents()...)
+	_, titles, err := b.ListSessionsWithTitles(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range titles {
+		got = append(got, r.Title.Text)
+	}
+	want := []string{"dsh · Newest host session", "codex · Health check flapping", "claude · Retry work", "dsh · Host session in proj"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("titles %q, want %q", got, want)
+	}
+	tr, err := b.ReadTitles(context.Background(), []string{"dsh-proj"})
+	if err != nil || tr[0].Title.Text != "dsh · Host session in proj" || b.BadgeOf("dsh-proj") != "dsh" {
+		t.Fatalf("%+v %v", tr, err)
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dshkit/mentions/agentlog"
@@ -338,5 +340,95 @@ func TestIDs(t *testing.T) {
 		if _, err := s.ReadSurface(context.Background(), back); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A transcript being written while it is listed, read and outlined: each
+// read sees a prefix of whole lines, its events in order, and an outline
+// taken meanwhile reads back what it indexed (the writer only appends).
+func TestConcurrentGrowth(t *testing.T) {
+	dir := root(t, map[string][]byte{"-p/" + sid + ".jsonl": firstLines(t, 3)})
+	path := filepath.Join(dir, "-p", sid+".jsonl")
+	s := open(t, dir)
+	ctx := context.Background()
+	id := claudecode.Prefix + sid
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const n = 200
+	done := make(chan error, 1)
+	go func() {
+		parent := "00000000-0000-4000-8000-0000000000a1"
+		for i := range n {
+			u := fmt.Sprintf("10000000-0000-4000-8000-%012d", i)
+			line := fmt.Sprintf(`{"type":"assistant","parentUuid":%q,"uuid":%q,"message":{"content":[{"type":"text","text":"reply %d"}]}}`+"\n", parent, u, i)
+			// Half a line, then the rest: readers meet torn tails.
+			if _, err := f.WriteString(line[:len(line)/2]); err != nil {
+				done <- err
+				return
+			}
+			if _, err := f.WriteString(line[len(line)/2:]); err != nil {
+				done <- err
+				return
+			}
+			parent = u
+		}
+		done <- nil
+	}()
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 30 {
+				sf, err := s.ReadSurface(ctx, id)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for i, e := range sf.Events[1:] {
+					if want := fmt.Sprintf("reply %d", i); e.Content[0].Text != want {
+						t.Errorf("event %d: %q, want %q", i+1, e.Content[0].Text, want)
+						return
+					}
+				}
+				o, err := s.ReadOutline(ctx, id)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := o.Text(ctx, len(o.Messages)-1); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := len(surface(t, s, id).Events); got != n+1 {
+		t.Fatalf("%d events at the end, want %d", got, n+1)
+	}
+}
+
+// A line over the line cap (a pasted file, an image) is skipped and
+// counted, never held; the chain it broke ends there, and the rest of the
+// transcript reads.
+func TestLongLine(t *testing.T) {
+	long := `{"type":"user","parentUuid":"00000000-0000-4000-8000-0000000000e5","uuid":"00000000-0000-4000-8000-0000000000f1","message":{"content":"` + strings.Repeat("x", 100<<10) + `"}}` + "\n"
+	tail := `{"type":"assistant","parentUuid":"00000000-0000-4000-8000-0000000000e5","uuid":"00000000-0000-4000-8000-0000000000f2","message":{"content":[{"type":"text","text":"after the long line"}]}}` + "\n"
+	data := append(append(firstLines(t, 23), long...), tail...)
+	dir := root(t, map[string][]byte{"-p/" + sid + ".jsonl": data})
+	s := open(t, dir, agentlog.WithMaxLineBytes(64<<10))
+	got := turns(t, surface(t, s, claudecode.Prefix+sid))
+	if len(got) != 4 || got[3] != (turn{25, "assistant", "after the long line"}) {
+		t.Fatalf("surface %v", got)
+	}
+	if st := s.Stats(); st.Bad != 2 {
+		t.Fatalf("bad lines %d, want 2 (the fixture's and the long one)", st.Bad)
 	}
 }

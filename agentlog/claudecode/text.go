@@ -139,7 +139,8 @@ func joined(content *fastjson.Value, person bool) string {
 
 // scaffoldPrefixes start text the client put in a user line, not the
 // person: injected reminders, the echo and output of slash and shell
-// commands, hook output and the note left by an interruption.
+// commands, hook output, what an IDE reports (the open file, the
+// selection) and the note left by an interruption.
 var scaffoldPrefixes = []string{
 	"<system-reminder>",
 	"<command-name>",
@@ -154,6 +155,9 @@ var scaffoldPrefixes = []string{
 	"<bash-stderr>",
 	"<user-prompt-submit-hook>",
 	"<task-notification>",
+	"<ide_opened_file>",
+	"<ide_selection>",
+	"<ide_diagnostics>",
 	"[request interrupted by user",
 }
 

@@ -11,7 +11,6 @@ package codex
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -89,10 +88,6 @@ func Open(root string, opts ...agentlog.Option) (*agentlog.Store, error) {
 	return agentlog.NewStore(NewFormat(), root, opts...)
 }
 
-// ErrNoSessions is Find's error for a Codex home with neither a
-// sessions nor an archived_sessions folder.
-var ErrNoSessions = errors.New("no sessions or archived_sessions folder")
-
 // The reasons Find gives for what it passes over.
 const (
 	skipLink      = "a symbolic link (not followed)"
@@ -108,7 +103,8 @@ const maxDepth = 4
 // Find lists the rollout-*.jsonl files of root's sessions folder, then
 // of its archived_sessions folder, each walked in lexical order to the
 // depth of the dated layout without following links. A session id found
-// twice is listed from the first.
+// twice is listed from the first. A home with neither folder is an
+// fs.ErrNotExist error naming root/sessions.
 func (*Format) Find(ctx context.Context, root string) ([]agentlog.File, []agentlog.Skip, error) {
 	var files []agentlog.File
 	var skips []agentlog.Skip

@@ -265,3 +265,29 @@ func FuzzRollout(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSessionIndex: any bytes as the session index give titles or none,
+// never a panic, and a listed session keeps its id whatever the index
+// says.
+func FuzzSessionIndex(f *testing.F) {
+	f.Add([]byte(`{"id":"` + uid + `","thread_name":"A name","updated_at":"2026-03-02T11:00:00Z"}` + "\n"))
+	f.Add([]byte(`{"id":"` + uid + `","thread_name":""}` + "\n" + `not json` + "\n" + `{"id":7}` + "\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, fixture(t, "rollout.jsonl"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "session_index.jsonl"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := open(t, dir)
+		h, titles, err := s.ListSessionsWithTitles(context.Background())
+		if err != nil || len(h) != 1 || h[0].ID != codex.Prefix+uid || titles[0].Title == nil || titles[0].Title.Text == "" {
+			t.Fatalf("%+v %+v %v", h, titles, err)
+		}
+	})
+}

@@ -239,6 +239,9 @@ func (l *Log[T]) account(path string, e *entry[T]) {
 	size := e.ix.Size() + EntryOverhead
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.files[path] != e {
+		return // dropped meanwhile: it is not in the cache to count
+	}
 	l.used += size - e.size
 	e.size = size
 	for p, o := range l.files {

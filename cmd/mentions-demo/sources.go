@@ -55,6 +55,7 @@ var agentSources = []agentSource{
 func addSources(ctx context.Context, o *demo.Options, f flags, generated int) error {
 	fromDSH := f.uses("dsh")
 	var host sessionref.SessionQuery
+	var absent []string // agents of --from with no history
 	counts := []string{}
 	switch {
 	case f.sessions != "" || f.dsh:
@@ -67,8 +68,8 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 			if !errors.As(err, &bad) {
 				return err
 			}
-			o.Sources = append(o.Sources, "DeepSeek Harness: no history: "+bad.Reason)
-			o.Notice = joinNotices(o.Notice, "DeepSeek Harness: no history ("+bad.Reason+")")
+			o.Sources = append(o.Sources, "DeepSeek Harness: no history ("+strings.TrimSuffix(bad.Reason, ".")+")")
+			absent = append(absent, "DeepSeek Harness")
 		}
 	}
 	if st, ok := o.Others.(*dshlog.Store); ok && st != nil {
@@ -85,14 +86,19 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 		st, line := openAgent(ctx, a)
 		o.Sources = append(o.Sources, line)
 		if st == nil {
-			o.Notice = joinNotices(o.Notice, line)
+			absent = append(absent, a.agent)
 			continue
 		}
 		agents = append(agents, st)
 		counts = append(counts, fmt.Sprintf("%d %s", st.Stats().Sessions, a.name))
 	}
 	if len(agents) > 0 {
-		o.Others = agentlog.Join(host, agents...)
+		// Mixed with other agents, DeepSeek Harness sessions say so too.
+		o.Others = agentlog.JoinBadged(host, "dsh", agents...)
+	}
+	if len(absent) > 0 {
+		// One line above the composer; F1 says where each was looked for.
+		o.Notice = joinNotices(o.Notice, "No history of "+strings.Join(absent, " or ")+" was found (F1 says where it was looked for)")
 	}
 	if f.from != "" {
 		o.StoreName = fmt.Sprintf("%d generated + %s", generated, strings.Join(counts, " + "))

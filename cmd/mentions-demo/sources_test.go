@@ -76,7 +76,7 @@ func TestAddSources(t *testing.T) {
 	if !strings.Contains(o.Sources[1], "lines skipped: 1 unreadable, 1 of types") {
 		t.Errorf("the skipped lines are not counted: %q", o.Sources[1])
 	}
-	if !strings.Contains(o.Notice, "Codex: no history") || strings.Contains(o.Notice, "\n") {
+	if o.Notice != "No history of DeepSeek Harness or Codex was found (F1 says where it was looked for)" {
 		t.Errorf("notice %q", o.Notice)
 	}
 	if o.StoreName != "5 generated + 1 claude" {
@@ -89,5 +89,85 @@ func TestAddSources(t *testing.T) {
 	defer done()
 	if len(o.DiscoverRefuse) != 2 || o.DiscoverRefuse[1] != filepath.Join(claudeHome, "projects") {
 		t.Errorf("the index refuses %q", o.DiscoverRefuse)
+	}
+}
+
+// FuzzParseFrom: --from accepts exactly the lists of known agents, each
+// once, and gives them back in one order; anything else is an error,
+// never a panic.
+func FuzzParseFrom(f *testing.F) {
+	for _, s := range []string{"dsh", "claude,codex", " Codex , DSH ", "", ",", "claude,claude", "cursor"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		names, err := parseFrom(s)
+		if err != nil {
+			return
+		}
+		if len(names) == 0 || len(names) > len(sourceNames) {
+			t.Fatalf("%q gave %q", s, names)
+		}
+		back, err := parseFrom(strings.Join(names, ","))
+		if err != nil || strings.Join(back, ",") != strings.Join(names, ",") {
+			t.Fatalf("%q gave %q, which reads back as %q %v", s, names, back, err)
+		}
+	})
+}
+
+// --sessions DIR with --from claude: the DeepSeek Harness root is the
+// join's host, its ids untouched and its titles badged "dsh", beside
+// the Claude Code sessions.
+func TestSessionsWithFrom(t *testing.T) {
+	const id = "11111111-2222-4333-8444-555555555555"
+	dsh := t.TempDir()
+	log := filepath.Join(dsh, "--src-p1--", id, "session.jsonl")
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"type":"session","version":0,"id":"` + id + `","createdAt":1767225600000,"cwd":"/src/p1","delegationDepth":0}
+{"type":"user/message","seq":0,"time":1767225600000,"data":{"content":[{"type":"text","text":"hello"}],"source":{"kind":"user"}},"surfaceOp":"append"}
+{"type":"session/title","seq":1,"time":1767225600001,"data":{"title":"Harness work","messageSeqs":[],"source":"user"}}
+`
+	if err := os.WriteFile(log, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	claudeHome := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("..", "..", "agentlog", "claudecode", "testdata", "session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(claudeHome, "projects", "-p", "0a1b2c3d-0000-4000-8000-000000000001.jsonl")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CLAUDE_CONFIG_DIR", claudeHome)
+	f, err := parseFlags([]string{"--sessions", dsh, "--from", "claude"}, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o demo.Options
+	if err := addSources(context.Background(), &o, f, 0); err != nil {
+		t.Fatal(err)
+	}
+	j, ok := o.Others.(*agentlog.Joined)
+	if !ok {
+		t.Fatalf("others %T", o.Others)
+	}
+	h, titles, err := j.ListSessionsWithTitles(context.Background())
+	if err != nil || len(h) != 2 {
+		t.Fatalf("%+v %v", h, err)
+	}
+	got := map[string]string{}
+	for i := range h {
+		got[h[i].ID] = titles[i].Title.Text
+	}
+	if got[id] != "dsh · Harness work" || got["claude:0a1b2c3d-0000-4000-8000-000000000001"] != "claude · Retry work" {
+		t.Fatalf("titles %q", got)
+	}
+	if o.StoreName != "0 generated + 1 dsh + 1 claude" || len(o.Sources) != 2 || !strings.HasPrefix(o.Sources[0], "DeepSeek Harness: 1 session in ") {
+		t.Fatalf("header %q, sources %q", o.StoreName, o.Sources)
 	}
 }
