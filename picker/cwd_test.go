@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
+	"github.com/dshkit/mentions/internal/golden"
 
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/sessionref"
