@@ -217,8 +217,24 @@ func (m Model) previewing() bool {
 	if !m.open || !m.hasPreviews() || !(m.previewWide() || m.pv.shown) {
 		return false
 	}
-	_, ok := m.highlightedPreview()
-	return ok
+	return m.cursorHasPreview()
+}
+
+// cursorHasPreview reports whether the row under the cursor has a
+// preview: a session's, with a previewer, or a host's item's, with its
+// section's Preview.
+func (m Model) cursorHasPreview() bool {
+	if !m.open || m.cursor < 0 || m.cursor >= m.entries() {
+		return false
+	}
+	b, j := m.locate(m.cursor)
+	switch {
+	case j < 0:
+		return false
+	case b.kind == kindHost:
+		return m.secs[b.sec].host.Preview != nil
+	}
+	return m.previewer != nil
 }
 
 // hasPreviews reports whether any row may have a preview: with a
