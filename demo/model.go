@@ -226,97 +226,115 @@ func referencedTitles(ctx context.Context, q sessionref.SessionQuery, evs []sess
 	return titles
 }
 
-// Update routes messages: the demo's keys first, then the component the
-// message is for.
+// Update routes messages: the demo's own first (sizes, its async
+// answers, its keys and clicks), then the composer gets the rest.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.w, m.h = msg.Width, msg.Height
-		m.inspAt, m.helpAt = keepShare(m.inspVP, m.inspAt), keepShare(m.helpVP, m.helpAt)
-		m.layout()
-		m.rebuild()
-		m.renderOverlays()
-		// The open screen stays where it was read, as a share of its
-		// length: the lines wrap differently at the new width.
-		rescroll(&m.inspVP, m.inspAt)
-		rescroll(&m.helpVP, m.helpAt)
-		var cmd tea.Cmd
-		m.comp, cmd = m.comp.Update(msg)
-		m.layout()
-		// Expanded cards are rendered for the new width once the size
-		// settles: dragging a window's edge sends many sizes, and each
-		// would start a Markdown render of every expanded card.
-		m.resizes++
-		n := m.resizes
-		settled := m.opts.tick(resizeSettle, func(time.Time) tea.Msg { return resizedMsg{n} })
-		return m, tea.Batch(cmd, settled)
-	case resizedMsg:
-		if msg.n != m.resizes {
-			return m, nil // another size came since
-		}
-		return m, m.renderCards()
-	case tea.BackgroundColorMsg:
-		if !m.opts.Plain {
-			m.restyle(msg.IsDark())
-		}
-		return m, m.renderCards()
-	case card.RenderedMsg:
-		m.onRendered(msg)
-		return m, nil
-	case transcriptMsg:
-		if msg.sent {
-			m.follow = true // the message and its reply come into view
-		}
-		m.loadErr = msg.err
-		if msg.err == nil {
-			m.events = msg.surface.Events
-			m.titles = msg.titles
-			for seq, c := range m.cards {
-				c.SetTitles(titleFunc(m.titles))
-				m.cards[seq] = c
-			}
-		}
-		m.rebuild()
-		return m, nil
-	case buildMsg:
-		cmd := m.onBuild(msg)
-		if msg.finished {
-			cmd = tea.Batch(cmd, syncIndex(m.index.ix))
-		}
+	if cmd, ok := m.own(msg); ok {
 		return m, cmd
-	case indexMsg:
-		return m, m.onIndex(msg)
-	case resyncMsg:
-		return m, m.onResync()
-	case composer.SubmittedMsg:
-		m.sentCount++
-		m.confirmQuit = false // the draft it asked about is sent
-		m.follow = true
-		m.layout()
-		return m, m.load(messagesFor(msg))
-	case card.ToggledMsg:
-		return m, nil // the card's Expanded said it already, in the Update that toggled it
-	case tea.KeyPressMsg:
-		m.noticeGone = true // it was read; F1 keeps it
-		if cmd, ok := m.handleKey(msg); ok {
-			m.layout()
-			return m, cmd
-		}
-	case tea.MouseMsg:
-		if m.opts.NoMouse {
-			return m, nil // reporting is off (inline: its rows would be wrong)
-		}
-		if _, ok := msg.(tea.MouseClickMsg); ok {
-			m.noticeGone = true
-		}
-		if cmd, ok := m.handleMouse(msg); ok {
-			return m, cmd
-		}
 	}
 	var cmd tea.Cmd
 	m.comp, cmd = m.comp.Update(msg)
 	m.layout()
 	return m, cmd
+}
+
+// own handles the messages that are the demo's, and reports whether it
+// took msg; the composer gets the others.
+func (m *Model) own(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m.onSize(msg), true
+	case resizedMsg:
+		if msg.n != m.resizes {
+			return nil, true // another size came since
+		}
+		return m.renderCards(), true
+	case tea.BackgroundColorMsg:
+		if !m.opts.Plain {
+			m.restyle(msg.IsDark())
+		}
+		return m.renderCards(), true
+	case card.RenderedMsg:
+		m.onRendered(msg)
+		return nil, true
+	case transcriptMsg:
+		m.onTranscript(msg)
+		return nil, true
+	case buildMsg:
+		cmd := m.onBuild(msg)
+		if msg.finished {
+			cmd = tea.Batch(cmd, syncIndex(m.index.ix))
+		}
+		return cmd, true
+	case indexMsg:
+		return m.onIndex(msg), true
+	case resyncMsg:
+		return m.onResync(), true
+	case composer.SubmittedMsg:
+		m.sentCount++
+		m.confirmQuit = false // the draft it asked about is sent
+		m.follow = true
+		m.layout()
+		return m.load(messagesFor(msg)), true
+	case card.ToggledMsg:
+		return nil, true // the card's Expanded said it already, in the Update that toggled it
+	case tea.KeyPressMsg:
+		m.noticeGone = true // it was read; F1 keeps it
+		cmd, ok := m.handleKey(msg)
+		if ok {
+			m.layout()
+		}
+		return cmd, ok
+	case tea.MouseMsg:
+		if m.opts.NoMouse {
+			return nil, true // reporting is off (inline: its rows would be wrong)
+		}
+		if _, ok := msg.(tea.MouseClickMsg); ok {
+			m.noticeGone = true
+		}
+		return m.handleMouse(msg)
+	}
+	return nil, false
+}
+
+// onSize lays everything out for a new screen size.
+func (m *Model) onSize(msg tea.WindowSizeMsg) tea.Cmd {
+	m.w, m.h = msg.Width, msg.Height
+	m.inspAt, m.helpAt = keepShare(m.inspVP, m.inspAt), keepShare(m.helpVP, m.helpAt)
+	m.layout()
+	m.rebuild()
+	m.renderOverlays()
+	// The open screen stays where it was read, as a share of its
+	// length: the lines wrap differently at the new width.
+	rescroll(&m.inspVP, m.inspAt)
+	rescroll(&m.helpVP, m.helpAt)
+	var cmd tea.Cmd
+	m.comp, cmd = m.comp.Update(msg)
+	m.layout()
+	// Expanded cards are rendered for the new width once the size
+	// settles: dragging a window's edge sends many sizes, and each
+	// would start a Markdown render of every expanded card.
+	m.resizes++
+	n := m.resizes
+	settled := m.opts.tick(resizeSettle, func(time.Time) tea.Msg { return resizedMsg{n} })
+	return tea.Batch(cmd, settled)
+}
+
+// onTranscript takes a load of the current session's transcript.
+func (m *Model) onTranscript(msg transcriptMsg) {
+	if msg.sent {
+		m.follow = true // the message and its reply come into view
+	}
+	m.loadErr = msg.err
+	if msg.err == nil {
+		m.events = msg.surface.Events
+		m.titles = msg.titles
+		for seq, c := range m.cards {
+			c.SetTitles(titleFunc(m.titles))
+			m.cards[seq] = c
+		}
+	}
+	m.rebuild()
 }
 
 // titleFunc is a card's TitleFunc over what a load found: no IO.

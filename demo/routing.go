@@ -25,34 +25,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	m.confirmQuit = false // any other key keeps the draft
-	switch m.screen {
-	case inspectScreen, helpScreen:
-		vp := &m.inspVP
-		if m.screen == helpScreen {
-			vp = &m.helpVP
-		}
-		switch {
-		case m.screen == inspectScreen && key.Matches(msg, k.Help):
-			// F1 over the inspector: the keys, and back to the inspector.
-			m.screen, m.helpFrom = helpScreen, inspectScreen
-			m.renderHelp()
-			m.helpVP.GotoTop()
-			m.helpAt = 0
-		case key.Matches(msg, k.Back),
-			m.screen == inspectScreen && key.Matches(msg, k.Inspect),
-			m.screen == helpScreen && key.Matches(msg, k.Help):
-			if m.screen == helpScreen {
-				m.screen, m.helpFrom = m.helpFrom, chatScreen
-			} else {
-				m.screen = chatScreen
-			}
-		case key.Matches(msg, k.GoToStart):
-			vp.GotoTop()
-		case key.Matches(msg, k.GoToEnd):
-			vp.GotoBottom()
-		default:
-			*vp, _ = vp.Update(msg)
-		}
+	if m.screen == inspectScreen || m.screen == helpScreen {
+		m.overlayKey(msg)
 		return nil, true
 	}
 	switch {
@@ -85,6 +59,38 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// overlayKey takes a key on the inspector or the key list: F1 over the
+// inspector, back, the ends, and scrolling.
+func (m *Model) overlayKey(msg tea.KeyPressMsg) {
+	k := m.keys
+	vp := &m.inspVP
+	if m.screen == helpScreen {
+		vp = &m.helpVP
+	}
+	switch {
+	case m.screen == inspectScreen && key.Matches(msg, k.Help):
+		// F1 over the inspector: the keys, and back to the inspector.
+		m.screen, m.helpFrom = helpScreen, inspectScreen
+		m.renderHelp()
+		m.helpVP.GotoTop()
+		m.helpAt = 0
+	case key.Matches(msg, k.Back),
+		m.screen == inspectScreen && key.Matches(msg, k.Inspect),
+		m.screen == helpScreen && key.Matches(msg, k.Help):
+		if m.screen == helpScreen {
+			m.screen, m.helpFrom = m.helpFrom, chatScreen
+		} else {
+			m.screen = chatScreen
+		}
+	case key.Matches(msg, k.GoToStart):
+		vp.GotoTop()
+	case key.Matches(msg, k.GoToEnd):
+		vp.GotoBottom()
+	default:
+		*vp, _ = vp.Update(msg)
+	}
 }
 
 // handleMouse routes the mouse: on the inspector and help screens the
