@@ -369,6 +369,25 @@ func setCursor(ta *textarea.Model, text string, at int) {
 	ta.SetCursorColumn(col)
 }
 
+// RefreshPicker asks the open picker's sources again for its query (see
+// picker.Model.Refresh); call it when the sessions behind them changed.
+// It does nothing while the picker is closed.
+func (a *Model) RefreshPicker() tea.Cmd {
+	var cmd tea.Cmd
+	a.picker, cmd = a.picker.Refresh()
+	return cmd
+}
+
+// ClosePicker closes the picker if it is open, leaving the text as it
+// is; unlike Esc it does not make the @word text, so the next edit in it
+// opens the picker again. A pick waiting for its answer is dropped.
+func (a *Model) ClosePicker() {
+	a.draft.Close()
+	if a.picker.IsOpen() {
+		a.picker = a.picker.Close()
+	}
+}
+
 // SetTarget tells the picker the session the draft is now written in (a
 // host switched sessions): its next fetches rank for it, and an answer
 // for the old session is never shown. See picker.Model.SetTarget.
