@@ -29,8 +29,10 @@ import (
 // token back into plain text, and Backspace or Delete at its edge remove
 // it whole). A host that wants those uses composer.Model instead.
 //
-// A copy of a Model is independent of the original, as the mention model
-// and the picker are.
+// The picker disables a session the text mentions already, and every
+// session once sessionref.MaxReferences are mentioned, as the composer's
+// does. A copy of a Model is independent of the original, as the
+// mention model and the picker are.
 type Model struct {
 	draft  mention.Model
 	picker picker.Model
