@@ -235,9 +235,10 @@ func (a *Model) updateKey(ta *textarea.Model, msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // hangs reports whether msg is a key the textarea never returns from on
-// ta: bubbles' textarea (v2.0.0 to v2.1.1) loops forever in wordLeft
-// when nothing but white space (line breaks included) is before the
-// cursor and the first line is empty or starts with a space.
+// ta: bubbles' textarea (v2.0.0 to v2.1.1; v2.2.2 is fixed) loops
+// forever in wordLeft when nothing but white space (line breaks
+// included) is before the cursor and the first line is empty or starts
+// with a space.
 func hangs(ta textarea.Model, msg tea.KeyPressMsg) bool {
 	if !key.Matches(msg, ta.KeyMap.WordBackward) {
 		return false
