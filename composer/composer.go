@@ -255,8 +255,9 @@ func (m *Model) RefreshPicker() tea.Cmd {
 	return cmd
 }
 
-// ClosePicker closes the picker if it is open, leaving the draft as it is
-// (as Esc does). A pick waiting for its answer is dropped.
+// ClosePicker closes the picker if it is open, leaving the draft as it
+// is; unlike Esc it does not make the @word text, so the next edit in it
+// opens the picker again. A pick waiting for its answer is dropped.
 func (m *Model) ClosePicker() { m.closePicker() }
 
 // Err returns what is wrong now (a failed submit, a draft at its bound,

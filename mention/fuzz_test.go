@@ -85,8 +85,9 @@ func fuzzPieces(t testing.TB, seed string) []string {
 // mentions, bare URIs, halves of them), picks with hostile labels, Esc,
 // waiting picks and SetValue, and checks the invariants after every
 // step: tokens hold their chips, labels are made safe once, every
-// reference the canonical text makes is a token; and a copy taken at a
-// random step is untouched by the edits that follow.
+// reference the canonical text makes is a token, TakeChange describes
+// the change; and a copy taken at a random step is untouched by the
+// edits that follow.
 func FuzzModelIntegrity(f *testing.F) {
 	f.Add([]byte("\x01\x00pa\x08\x00\x02\x03\x03"), "Pay\n\u202e flow", byte(3))
 	f.Add([]byte("\x06\x01\x06\x02\x07\x03\x02\x00\x03\x05"), "@[x](dsh-session:", byte(1))
@@ -102,8 +103,17 @@ func FuzzModelIntegrity(f *testing.F) {
 			if i/2 == int(copyAt)%(len(ops)/2+1) {
 				kept, want = m, snap(m)
 			}
+			before := m.Readable()
 			apply(&m, ops[i], ops[i+1], pieces)
 			assertIntegrity(t, &m)
+			// TakeChange says exactly what changed.
+			if from, oldEnd, newEnd, ok := m.TakeChange(); ok {
+				if before[:from]+m.Readable()[from:newEnd]+before[oldEnd:] != m.Readable() {
+					t.Fatalf("change [%d,%d)->[%d,%d) does not turn %q into %q", from, oldEnd, from, newEnd, before, m.Readable())
+				}
+			} else if before != m.Readable() {
+				t.Fatalf("no change reported, %q became %q", before, m.Readable())
+			}
 		}
 		if got := snap(kept); !got.equal(want) {
 			t.Fatalf("a copy changed with the original: %+v, was %+v", got, want)

@@ -142,13 +142,13 @@ func (m *Model) Reset() { m.SetValue("") }
 // message): its valid mentions and bare URIs become tokens, the cursor
 // goes to the end and no query is open.
 func (m *Model) SetValue(canonical string) {
-	old := len(m.text)
-	*m = Model{changed: m.changed, from: 0, oldEnd: max(m.oldEnd, old), newEnd: 0}
-	if !m.changed {
-		m.oldEnd = old
+	prev := len(m.text) // the text's length at the last TakeChange
+	if m.changed {
+		prev -= m.newEnd - m.oldEnd
 	}
-	m.changed = true
+	*m = Model{}
 	m.splice(0, 0, normalize(canonical), nil)
+	m.oldEnd = prev // all of it was replaced
 	m.adopt(0, len(m.text), true)
 	m.cursor = len(m.text)
 }

@@ -272,3 +272,22 @@ func assertIntegrity(t *testing.T, m *Model) {
 		}
 	}
 }
+
+// TakeChange describes every change since the last call, SetValue
+// included, as one replaced span of the text the last call saw.
+func TestTakeChangeCoversSetValue(t *testing.T) {
+	var m Model
+	typeAll(&m, "hello world")
+	m.TakeChange()
+	before := m.Readable()
+	m.Move(5, Jump)
+	m.Delete(0, 5)
+	m.SetValue("x " + canon(t, idA, "Pay"))
+	from, oldEnd, newEnd, ok := m.TakeChange()
+	if !ok || before[:from]+m.Readable()[from:newEnd]+before[oldEnd:] != m.Readable() {
+		t.Fatalf("change [%d,%d)->[%d,%d) does not turn %q into %q", from, oldEnd, from, newEnd, before, m.Readable())
+	}
+	if _, _, _, ok := m.TakeChange(); ok {
+		t.Fatal("a second TakeChange reports a change")
+	}
+}

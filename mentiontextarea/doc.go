@@ -42,8 +42,9 @@
 // backward key (alt+b, alt+left) when nothing but white space is before
 // the cursor and the first line is empty or starts with white space — an
 // empty textarea included: the program stops answering. The adapter
-// moves the cursor to the start itself instead. docs/textarea-hang.md
-// has the reproduction.
+// moves the cursor to the start itself instead (v2.2.2 has the loop
+// fixed; the guard is for hosts on the versions before).
+// docs/textarea-hang.md has the reproduction.
 //
 // What the textarea cannot do that composer.Model does: draw a token in
 // its own style (the textarea styles whole lines), and keep the cursor off

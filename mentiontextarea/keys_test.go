@@ -247,3 +247,21 @@ func TestSpaceAfterPickAndNoMatch(t *testing.T) {
 			e.c.Picker().IsOpen(), e.a.Picker().IsOpen())
 	}
 }
+
+// TestClosePicker: closing the picker from the host leaves the text, and
+// the next edit in the @word opens it again, as on the composer.
+func TestClosePicker(t *testing.T) {
+	e := newEditors()
+	for _, r := range "@fi" {
+		e.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	e.c.ClosePicker()
+	e.a.ClosePicker()
+	if e.c.Picker().IsOpen() || e.a.Picker().IsOpen() || e.ta.Value() != "@fi" {
+		t.Fatalf("after ClosePicker: %v %v %q", e.c.Picker().IsOpen(), e.a.Picker().IsOpen(), e.ta.Value())
+	}
+	e.send(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if !e.c.Picker().IsOpen() || !e.a.Picker().IsOpen() || e.a.Picker().Query() != "fix" {
+		t.Fatalf("an edit did not reopen: %v %v", e.c.Picker().IsOpen(), e.a.Picker().IsOpen())
+	}
+}

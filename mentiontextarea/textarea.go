@@ -29,8 +29,10 @@ import (
 // token back into plain text, and Backspace or Delete at its edge remove
 // it whole). A host that wants those uses composer.Model instead.
 //
-// A copy of a Model is independent of the original, as the mention model
-// and the picker are.
+// The picker disables a session the text mentions already, and every
+// session once sessionref.MaxReferences are mentioned, as the composer's
+// does. A copy of a Model is independent of the original, as the
+// mention model and the picker are.
 type Model struct {
 	draft  mention.Model
 	picker picker.Model
@@ -233,9 +235,10 @@ func (a *Model) updateKey(ta *textarea.Model, msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // hangs reports whether msg is a key the textarea never returns from on
-// ta: bubbles' textarea (v2.0.0 to v2.1.1) loops forever in wordLeft
-// when nothing but white space (line breaks included) is before the
-// cursor and the first line is empty or starts with a space.
+// ta: bubbles' textarea (v2.0.0 to v2.1.1; v2.2.2 is fixed) loops
+// forever in wordLeft when nothing but white space (line breaks
+// included) is before the cursor and the first line is empty or starts
+// with a space.
 func hangs(ta textarea.Model, msg tea.KeyPressMsg) bool {
 	if !key.Matches(msg, ta.KeyMap.WordBackward) {
 		return false
@@ -367,6 +370,25 @@ func setCursor(ta *textarea.Model, text string, at int) {
 		ta.CursorDown()
 	}
 	ta.SetCursorColumn(col)
+}
+
+// RefreshPicker asks the open picker's sources again for its query (see
+// picker.Model.Refresh); call it when the sessions behind them changed.
+// It does nothing while the picker is closed.
+func (a *Model) RefreshPicker() tea.Cmd {
+	var cmd tea.Cmd
+	a.picker, cmd = a.picker.Refresh()
+	return cmd
+}
+
+// ClosePicker closes the picker if it is open, leaving the text as it
+// is; unlike Esc it does not make the @word text, so the next edit in it
+// opens the picker again. A pick waiting for its answer is dropped.
+func (a *Model) ClosePicker() {
+	a.draft.Close()
+	if a.picker.IsOpen() {
+		a.picker = a.picker.Close()
+	}
 }
 
 // SetTarget tells the picker the session the draft is now written in (a
