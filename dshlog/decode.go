@@ -390,13 +390,12 @@ func openObject(v jv, known map[string]*string) (map[string]json.RawMessage, err
 // fields verbatim.
 func decodeBlock(v jv) (sessionref.Block, error) {
 	var b sessionref.Block
-	if v.isObject() && v.count() == 2 {
+	var tx [2]jv
+	if v.lookup(tx[:], "type", "text") == 2 && tx[0].isString() && tx[1].isString() {
 		// The common shape, {"type":"text"|"reasoning","text":S}.
-		t, tok := v.get("type").str()
-		x, xok := v.get("text").str()
-		if tok && xok {
-			return sessionref.Block{Type: t, Text: x}, nil
-		}
+		t, _ := tx[0].str()
+		x, _ := tx[1].str()
+		return sessionref.Block{Type: t, Text: x}, nil
 	}
 	fields, err := openObject(v, map[string]*string{"type": &b.Type, "text": &b.Text})
 	if err != nil {
