@@ -2,6 +2,7 @@ package discover
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -61,17 +62,32 @@ func needles(terms []term) []needle {
 }
 
 // folded is text with case and diacritics folded away, one entry per
-// kept character, each pointing back at the bytes it came from.
+// kept character, each pointing back at the bytes it came from: from
+// its start up to the next one's (the marks and joiners after a
+// character are its bytes), the last one's up to the end of the text.
 type folded struct {
-	runes      []rune
-	start, end []int // byte range in the original of runes[i]
+	runes []rune
+	start []int32 // byte offset in the original of runes[i]
+	size  int     // the original's length
+}
+
+// end is the byte offset in the original where runes[i]'s bytes end.
+func (f *folded) end(i int) int {
+	if i+1 < len(f.start) {
+		return int(f.start[i+1])
+	}
+	return f.size
 }
 
 // fold folds s for matching: lower case, a character's base without its
 // accents, combining marks and joiners dropped (their bytes join the
-// character before).
+// character before). It holds 8 bytes a character of s, allocated once.
 func fold(s string) folded {
-	f := folded{runes: make([]rune, 0, len(s)), start: make([]int, 0, len(s)), end: make([]int, 0, len(s))}
+	if len(s) > math.MaxInt32 {
+		s = textutil.CutUTF8(s, math.MaxInt32)
+	}
+	n := utf8.RuneCountInString(s)
+	f := folded{runes: make([]rune, 0, n), start: make([]int32, 0, n), size: len(s)}
 	for i := 0; i < len(s); {
 		r, size := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
@@ -83,9 +99,6 @@ func fold(s string) folded {
 				r += 'a' - 'A'
 			}
 		case ignorable(r):
-			if n := len(f.end); n > 0 {
-				f.end[n-1] = i + size
-			}
 			i += size
 			continue
 		default:
@@ -97,8 +110,7 @@ func fold(s string) folded {
 			r = unicode.ToLower(r)
 		}
 		f.runes = append(f.runes, r)
-		f.start = append(f.start, i)
-		f.end = append(f.end, i+size)
+		f.start = append(f.start, int32(i))
 		i += size
 	}
 	return f
@@ -232,7 +244,7 @@ func window(line string, ns []needle) string {
 	}
 	startByte := 0
 	if first > snippetLead {
-		startByte = f.start[first-snippetLead]
+		startByte = int(f.start[first-snippetLead])
 	}
 	out := line[startByte:]
 	cut := false
@@ -261,7 +273,7 @@ func highlights(text string, ns []needle) [][2]int {
 	var spans [][2]int
 	for _, n := range ns {
 		for _, m := range n.find(&f, 64) {
-			spans = append(spans, [2]int{f.start[m[0]], f.end[m[1]-1]})
+			spans = append(spans, [2]int{int(f.start[m[0]]), f.end(m[1] - 1)})
 		}
 	}
 	if len(spans) == 0 {

@@ -30,19 +30,22 @@ func shortID(id string) string {
 	}
 	head := (shortIDRunes - 1) / 2
 	tail := shortIDRunes - 1 - head
-	return string(rs[:head]) + "…" + string(rs[len(rs)-tail:])
+	// The rule again: a joiner or tags the cut took their emoji from
+	// are escaped.
+	return plain.Line(string(rs[:head]) + "…" + string(rs[len(rs)-tail:]))
 }
 
 // maxLabelRunes is the most runes of a label an error message repeats.
 const maxLabelRunes = 60
 
-// clipRunes cuts s to at most n runes, ending in "…" when cut.
+// clipRunes cuts s, text made safe, to at most n runes, ending in "…"
+// when cut; a joiner or tags the cut took their emoji from are escaped.
 func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	rs := []rune(s)
-	return string(rs[:n-1]) + "…"
+	return plain.Line(string(rs[:n-1]) + "…")
 }
 
 // SafeLine makes untrusted text — a stored message, a title, a store's

@@ -48,3 +48,18 @@ func FuzzSanitisersAgree(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCoreCutsStaySafe: the core's messages cut a label and an id where
+// they are long; what is left is still safe by the one rule (a joiner cut
+// from its emoji is escaped, not left invisible).
+func FuzzCoreCutsStaySafe(f *testing.F) {
+	f.Add(strings.Repeat("👩\u200D💻", 30), "id-"+strings.Repeat("👩\u200D💻", 5))
+	f.Add(strings.Repeat("a", 59)+"🏴\U000E0067\U000E0062\U000E007F", "🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F")
+	f.Fuzz(func(t *testing.T, label, id string) {
+		e := &sessionref.Error{Code: sessionref.CodeReadFailed, Msg: "failed", SessionID: id, Label: label}
+		msg := e.Error()
+		if got := plain.Line(msg); got != msg {
+			t.Fatalf("Error() = %+q, which the rule changes to %+q", msg, got)
+		}
+	})
+}
