@@ -87,8 +87,20 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 	if l != nil && needle != "" {
 		sc = l.begin(needle, len(order))
 	}
-	out := make([]Candidate, 0, min(limit, len(order)))
-	visitedAll := true
+	out, visitedAll := firstMatches(needle, limit, headers, order, ranks, titles, byOrder, sc)
+	if sc != nil {
+		sc.end(visitedAll)
+	}
+	return out, nil
+}
+
+// firstMatches keeps, in candidate order, the first limit sessions that
+// match needle (all of them for an empty one), through sc's kept
+// haystacks when sc is not nil; visitedAll says whether every session
+// was looked at. titles is aligned with headers, or with order when
+// byOrder.
+func firstMatches(needle string, limit int, headers []SessionHeader, order []int32, ranks []Rank, titles []TitleResult, byOrder bool, sc *scan) (out []Candidate, visitedAll bool) {
+	out = make([]Candidate, 0, min(limit, len(order)))
 	for i, hi := range order {
 		h := &headers[hi]
 		k := int(hi)
@@ -103,14 +115,10 @@ func (r *Resolver) listCandidates(ctx context.Context, t Target, query string, l
 		}
 		out = append(out, Candidate{SessionID: h.ID, Label: label, Cwd: h.Cwd, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, Rank: ranks[hi]})
 		if len(out) == limit {
-			visitedAll = i == len(order)-1
-			break
+			return out, i == len(order)-1
 		}
 	}
-	if sc != nil {
-		sc.end(visitedAll)
-	}
-	return out, nil
+	return out, true
 }
 
 // listing is one read of the store's sessions for a candidate query.
