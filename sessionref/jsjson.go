@@ -107,56 +107,54 @@ func decodeJSString(b []byte) (string, bool) {
 			sb = make([]byte, 0, len(b))
 		}
 		sb = append(sb, b[start:i]...)
-		if i+1 >= len(b) {
-			return "", false
-		}
-		var r byte
-		switch b[i+1] {
-		case '"':
-			r = '"'
-		case '\\':
-			r = '\\'
-		case 'b':
-			r = '\b'
-		case 'f':
-			r = '\f'
-		case 'n':
-			r = '\n'
-		case 'r':
-			r = '\r'
-		case 't':
-			r = '\t'
-		case 'u':
-			// Only \u00xx for a control character without a short form.
-			if i+5 >= len(b) {
-				return "", false
-			}
-			if b[i+2] != '0' || b[i+3] != '0' {
-				return "", false
-			}
-			hi, lo := unhex(b[i+4]), unhex(b[i+5])
-			if hi < 0 || hi > 1 || lo < 0 {
-				return "", false
-			}
-			r = byte(hi<<4 | lo)
-			if escapeCost[r] != 6 {
-				return "", false
-			}
-			sb = append(sb, r)
-			i += 5
-			start = i + 1
-			continue
-		default:
+		r, n, ok := unescapeAt(b, i)
+		if !ok {
 			return "", false
 		}
 		sb = append(sb, r)
-		i++
+		i += n - 1
 		start = i + 1
 	}
 	if sb == nil {
 		return string(b), true
 	}
 	return string(append(sb, b[start:]...)), true
+}
+
+// unescapeAt decodes the escape at b[i] (a backslash) in the canonical
+// form: a short escape, or \u00xx for a control character that has no
+// short one. It returns the byte and the escape's length.
+func unescapeAt(b []byte, i int) (r byte, n int, ok bool) {
+	if i+1 >= len(b) {
+		return 0, 0, false
+	}
+	switch b[i+1] {
+	case '"':
+		return '"', 2, true
+	case '\\':
+		return '\\', 2, true
+	case 'b':
+		return '\b', 2, true
+	case 'f':
+		return '\f', 2, true
+	case 'n':
+		return '\n', 2, true
+	case 'r':
+		return '\r', 2, true
+	case 't':
+		return '\t', 2, true
+	case 'u':
+		if i+5 >= len(b) || b[i+2] != '0' || b[i+3] != '0' {
+			return 0, 0, false
+		}
+		hi, lo := unhex(b[i+4]), unhex(b[i+5])
+		if hi < 0 || hi > 1 || lo < 0 {
+			return 0, 0, false
+		}
+		r = byte(hi<<4 | lo)
+		return r, 6, escapeCost[r] == 6
+	}
+	return 0, 0, false
 }
 
 // unhex decodes one lowercase hex digit, or returns -1.
