@@ -109,102 +109,175 @@ type retained struct {
 // once, and each cut costs the bytes it keeps. It checks ctx as it goes
 // and returns errCancelled when ctx ends; ok=false is BUDGET_EXCEEDED.
 func retain(ctx context.Context, head []byte, events messages, max int) (res retained, ok bool, err error) {
-	tick := 0
-	cancelled := func() bool {
-		if tick++; tick%ctxCheckEvery != 0 {
-			return false
-		}
-		return ctx.Err() != nil
+	r := retainer{ctx: ctx, events: events, max: max}
+	// Pass 1: count, and find what is kept whatever the budget.
+	c, err := r.count()
+	if err != nil || c.n > 0 && c.least(len(head), events) > max {
+		return retained{}, false, err
 	}
-	// Pass 1: count, and find what is kept whatever the budget: the
-	// checkpoints (counted first, so their slice is allocated once) and
-	// the newest message.
-	n, totalRaw, last, nfixed := 0, 0, -1, 1
-	for i := range events.len() {
-		if cancelled() {
-			return retained{}, false, ctx.Err()
-		}
-		ok, _, checkpoint, rawLen := events.class(i)
-		if !ok {
-			continue
-		}
-		n++
-		totalRaw += rawLen
-		last = i
-		if checkpoint {
-			nfixed++
-		}
+	fixed, err := r.fixedItems(c)
+	if err != nil {
+		return retained{}, false, err
 	}
-	// With every kept text cut to nothing, the checkpoints and the newest
-	// message alone may not fit: fail before reading any text.
-	if n > 0 {
-		_, lastAssistant, lastCheckpoint, _ := events.class(last)
-		least := len(head) + 1 + (nfixed-1)*(23+2+1)
-		if !lastCheckpoint {
-			least += 23 + 2 + 1
-			if lastAssistant {
-				least += 5
-			}
-		}
-		if least > max {
-			return retained{}, false, nil
-		}
-	}
-	fixed := make([]item, 0, nfixed)
-	for i := 0; i <= last && len(fixed) < nfixed-1; i++ {
-		if cancelled() {
-			return retained{}, false, ctx.Err()
-		}
-		if ok, _, checkpoint, _ := events.class(i); ok && checkpoint {
-			res.record.Compacted = true
-			it, err := newItem(ctx, events, i)
-			if err != nil {
-				return retained{}, false, err
-			}
-			fixed = append(fixed, it)
-		}
-	}
-	res.record.OriginalMessages = n
+	res.record.OriginalMessages = c.n
+	res.record.Compacted = c.nfixed > 1
 	size := len(head) + 2 // the object with "conversation":[]
-	if n > 0 {
+	if c.n > 0 {
 		size-- // n items have n-1 separators
-		if !(len(fixed) > 0 && fixed[len(fixed)-1].index == last) {
-			it, err := newItem(ctx, events, last)
-			if err != nil {
-				return retained{}, false, err
-			}
-			fixed = append(fixed, it)
-		}
 	}
 	for i := range fixed {
 		size += fixed[i].size() + 1
 	}
+	suffix, size, err := r.suffix(c.last, size)
+	if err != nil {
+		return retained{}, false, err
+	}
+	kept, keptRaw, floor := merge(fixed, suffix, size)
+	res.record.OmittedMessages = c.n - len(kept)
+	dropped := c.totalRaw - keptRaw
 
-	// Phase 1 as one backward pass: the reference drops from the front
-	// while too large, which keeps exactly the longest suffix of the
-	// droppable messages that fits.
-	var suffix []item // newest first
-	for i := last - 1; i >= 0 && size <= max; i-- {
-		if cancelled() {
-			return retained{}, false, ctx.Err()
+	// Phase 2: truncate the longest text until the object fits. With
+	// every text cut to "" the object is floor bytes; the reference would
+	// cut them all and then fail, so fail now.
+	if size > max && floor > max {
+		return retained{}, false, nil
+	}
+	if size > max {
+		if ok, err := r.cut(kept, size); !ok || err != nil {
+			return retained{}, false, err
 		}
-		ok, _, checkpoint, _ := events.class(i)
+	}
+
+	res.record.RetainedMessages = len(kept)
+	res.record.OmittedBytes = dropped
+	for _, it := range kept {
+		res.record.OmittedBytes += it.omitted
+	}
+	res.record.Truncated = res.record.OmittedMessages > 0 || res.record.OmittedBytes > 0
+	res.object = serialize(head, kept, size)
+	return res, true, nil
+}
+
+// retainer is one retention's reading of its messages.
+type retainer struct {
+	ctx    context.Context
+	events messages
+	max    int
+	tick   int
+}
+
+// cancelled reports, every ctxCheckEvery steps, whether ctx has ended.
+func (r *retainer) cancelled() bool {
+	if r.tick++; r.tick%ctxCheckEvery != 0 {
+		return false
+	}
+	return r.ctx.Err() != nil
+}
+
+// counts is pass 1's result: the projected messages, their raw bytes, the
+// newest one's index (-1 for none) and how many are kept whatever the
+// budget (the checkpoints, and one for the newest).
+type counts struct {
+	n, totalRaw, last, nfixed int
+}
+
+// count is pass 1.
+func (r *retainer) count() (counts, error) {
+	c := counts{last: -1, nfixed: 1}
+	for i := range r.events.len() {
+		if r.cancelled() {
+			return counts{}, r.ctx.Err()
+		}
+		ok, _, checkpoint, rawLen := r.events.class(i)
+		if !ok {
+			continue
+		}
+		c.n++
+		c.totalRaw += rawLen
+		c.last = i
+		if checkpoint {
+			c.nfixed++
+		}
+	}
+	return c, nil
+}
+
+// least is the object's size with every kept text cut to nothing: the
+// checkpoints and the newest message alone. Beyond the budget, retention
+// fails before reading any text.
+func (c counts) least(head int, events messages) int {
+	_, lastAssistant, lastCheckpoint, _ := events.class(c.last)
+	least := head + 1 + (c.nfixed-1)*(23+2+1)
+	if !lastCheckpoint {
+		least += 23 + 2 + 1
+		if lastAssistant {
+			least += 5
+		}
+	}
+	return least
+}
+
+// fixedItems builds what is kept whatever the budget, in surface order:
+// the checkpoints (counted first, so their slice is allocated once) and
+// the newest message.
+func (r *retainer) fixedItems(c counts) ([]item, error) {
+	fixed := make([]item, 0, c.nfixed)
+	for i := 0; i <= c.last && len(fixed) < c.nfixed-1; i++ {
+		if r.cancelled() {
+			return nil, r.ctx.Err()
+		}
+		if ok, _, checkpoint, _ := r.events.class(i); ok && checkpoint {
+			it, err := newItem(r.ctx, r.events, i)
+			if err != nil {
+				return nil, err
+			}
+			fixed = append(fixed, it)
+		}
+	}
+	if c.n > 0 && !(len(fixed) > 0 && fixed[len(fixed)-1].index == c.last) {
+		it, err := newItem(r.ctx, r.events, c.last)
+		if err != nil {
+			return nil, err
+		}
+		fixed = append(fixed, it)
+	}
+	return fixed, nil
+}
+
+// suffix is phase 1 as one backward pass: the reference drops from the
+// front while too large, which keeps exactly the longest suffix of the
+// droppable messages that fits. It returns that suffix, newest first, and
+// the object's size with it.
+func (r *retainer) suffix(last, size int) ([]item, int, error) {
+	var suffix []item // newest first
+	for i := last - 1; i >= 0 && size <= r.max; i-- {
+		if r.cancelled() {
+			return nil, 0, r.ctx.Err()
+		}
+		ok, _, checkpoint, _ := r.events.class(i)
 		if !ok || checkpoint {
 			continue
 		}
-		it, err := newItem(ctx, events, i)
+		it, err := newItem(r.ctx, r.events, i)
 		if err != nil {
-			return retained{}, false, err
+			return nil, 0, err
 		}
 		s := it.size() + 1
-		if size+s > max {
+		if size+s > r.max {
 			break
 		}
 		size += s
 		suffix = append(suffix, it)
 	}
-	kept := make([]*item, 0, len(fixed)+len(suffix))
-	keptRaw, floor := 0, size
+	return suffix, size, nil
+}
+
+// merge puts the fixed items and the suffix (newest first) in surface
+// order, numbering them, and returns their raw bytes and floor: the
+// object's size with every kept text cut to nothing.
+func merge(fixed, suffix []item, size int) (kept []*item, keptRaw, floor int) {
+	kept = make([]*item, 0, len(fixed)+len(suffix))
+	floor = size
 	for f, s := 0, len(suffix)-1; f < len(fixed) || s >= 0; {
 		var it *item
 		if s < 0 || f < len(fixed) && fixed[f].index < suffix[s].index {
@@ -217,48 +290,37 @@ func retain(ctx context.Context, head []byte, events messages, max int) (res ret
 		floor -= it.esc - tagSafeLen("")
 		kept = append(kept, it)
 	}
-	res.record.OmittedMessages = n - len(kept)
-	dropped := totalRaw - keptRaw
+	return kept, keptRaw, floor
+}
 
-	// Phase 2: truncate the longest text until the object fits. With
-	// every text cut to "" the object is floor bytes; the reference would
-	// cut them all and then fail, so fail now.
-	if size > max && floor > max {
-		return retained{}, false, nil
-	}
-	if size > max {
-		h := append(longestFirst(nil), kept...) // a copy: kept keeps its order
-		heap.Init(&h)
-		for size > max {
-			if cancelled() {
-				return retained{}, false, ctx.Err()
-			}
-			longest := h[0]
-			if len(longest.text) == 0 {
-				return retained{}, false, nil
-			}
-			target := len(longest.text) - (size - max)
-			if target < 0 {
-				target = 0
-			}
-			text, omitted := truncateWithNotice(longest.original, target)
-			if text == longest.text {
-				return retained{}, false, nil
-			}
-			esc := tagSafeLen(text)
-			size += esc - longest.esc
-			longest.text, longest.omitted, longest.esc = text, omitted, esc
-			heap.Fix(&h, 0)
+// cut is phase 2: it cuts the longest text until the object of size
+// bytes fits, and reports false when it cannot.
+func (r *retainer) cut(kept []*item, size int) (bool, error) {
+	h := append(longestFirst(nil), kept...) // a copy: kept keeps its order
+	heap.Init(&h)
+	for size > r.max {
+		if r.cancelled() {
+			return false, r.ctx.Err()
 		}
+		longest := h[0]
+		if len(longest.text) == 0 {
+			return false, nil
+		}
+		target := max(len(longest.text)-(size-r.max), 0)
+		text, omitted := truncateWithNotice(longest.original, target)
+		if text == longest.text {
+			return false, nil
+		}
+		esc := tagSafeLen(text)
+		size += esc - longest.esc
+		longest.text, longest.omitted, longest.esc = text, omitted, esc
+		heap.Fix(&h, 0)
 	}
+	return true, nil
+}
 
-	res.record.RetainedMessages = len(kept)
-	res.record.OmittedBytes = dropped
-	for _, it := range kept {
-		res.record.OmittedBytes += it.omitted
-	}
-	res.record.Truncated = res.record.OmittedMessages > 0 || res.record.OmittedBytes > 0
-
+// serialize writes the data object: head, then the kept turns.
+func serialize(head []byte, kept []*item, size int) []byte {
 	obj := make([]byte, 0, size)
 	obj = append(obj, head...)
 	for i, it := range kept {
@@ -271,8 +333,7 @@ func retain(ctx context.Context, head []byte, events messages, max int) (res ret
 		obj = appendJSString(obj, it.text, true)
 		obj = append(obj, '}')
 	}
-	res.object = append(obj, ']', '}')
-	return res, true, nil
+	return append(obj, ']', '}')
 }
 
 // ctxCheckEvery is how many steps of retention run between two looks at
