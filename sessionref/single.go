@@ -149,35 +149,45 @@ func ParseSingleMessage(s string) SingleMessage {
 		}
 		return SingleMessage{Text: text}
 	}
+	ctx, ok := contextOf(snapLine, recLine)
+	if !ok {
+		return whole
+	}
+	return SingleMessage{Context: ctx, Text: text}
+}
+
+// contextOf is the context message of the form's two JSON lines, when
+// they are exactly what FormatSingleMessage writes: a record that
+// decodes strictly and re-encodes to the same bytes, of this package's
+// kind, form and version, whose references match the snapshots' ids and
+// labels one for one.
+func contextOf(snapLine, recLine string) (*Message, bool) {
 	var rec recordLine
 	dec := json.NewDecoder(strings.NewReader(recLine))
 	dec.DisallowUnknownFields()
 	if dec.Decode(&rec) != nil || dec.More() {
-		return whole
+		return nil, false
 	}
 	// Only the bytes this package writes: a record that re-encodes
 	// differently (other spacing, key order, escapes) is not ours.
 	if again, err := json.Marshal(rec); err != nil || !bytes.Equal(again, []byte(recLine)) {
-		return whole
+		return nil, false
 	}
 	src := rec.Source
 	if src.Kind != SourceSessionReference || src.Form != SourceFormRecall || src.Version != SourceRecordVersion || len(src.References) == 0 {
-		return whole
+		return nil, false
 	}
 	prompt := PromptPrefix + snapLine + PromptSuffix
 	snaps, err := ParsePrompt(prompt)
 	if err != nil || len(snaps) != len(src.References) {
-		return whole
+		return nil, false
 	}
 	for i, r := range src.References {
 		if r.SessionID != snaps[i].SessionID || r.Label != snaps[i].Label {
-			return whole
+			return nil, false
 		}
 	}
-	return SingleMessage{
-		Context: &Message{Source: src, Content: []Block{TextBlock(prompt)}, Role: RoleUser, ID: rec.ID},
-		Text:    text,
-	}
+	return &Message{Source: src, Content: []Block{TextBlock(prompt)}, Role: RoleUser, ID: rec.ID}, true
 }
 
 // cutLine returns s up to its first line break and what follows the
