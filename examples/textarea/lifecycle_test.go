@@ -231,3 +231,19 @@ func TestGoldenHistory(t *testing.T) {
 	c = sendText(t, c, "see @pay and @fix")
 	golden.RequireEqual(t, screen(c))
 }
+
+// At 40 columns the header still says what up and ctrl+e did: the status
+// is whole and the title takes the cells left.
+func TestStatusFitsNarrow(t *testing.T) {
+	c := newTestChat(t, 40, 12)
+	c = sendText(t, c, "a first message long enough to fill the header")
+	c = send(c, up)
+	if s := screen(c); !strings.Contains(s, "recalled 1/1 · ctrl+e edits") {
+		t.Fatalf("no recall status:\n%s", s)
+	}
+	c = send(c, ctrlE)
+	first := strings.SplitN(screen(c), "\n", 2)[0]
+	if !strings.HasPrefix(first, "a fir") || !strings.Contains(first, "edit 1/1: enter sends, esc stops") {
+		t.Fatalf("header %q", first)
+	}
+}

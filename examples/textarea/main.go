@@ -213,9 +213,9 @@ func (c *chat) recallAt(i int) {
 	if c.editing >= 0 {
 		c.editing = i
 	}
-	c.status = fmt.Sprintf("message %d of %d", i+1, len(c.history))
+	c.status = fmt.Sprintf("recalled %d/%d · ctrl+e edits", i+1, len(c.history))
 	if c.editing >= 0 {
-		c.status = fmt.Sprintf("editing message %d of %d · enter sends it · esc stops", i+1, len(c.history))
+		c.status = fmt.Sprintf("edit %d/%d: enter sends, esc stops", i+1, len(c.history))
 	}
 }
 
@@ -286,14 +286,16 @@ func (c chat) sent(msg sentMsg) (tea.Model, tea.Cmd) {
 	c.keep(msg.text)
 	c.status = ""
 	if msg.edit >= 0 {
-		c.status = fmt.Sprintf("edited message %d: the conversation goes on from it", msg.edit+1)
+		c.status = fmt.Sprintf("edited %d · went on in a new session", msg.edit+1)
 	}
 	return c, cmd
 }
 
 func (c chat) View() tea.View {
-	header := lipgloss.NewStyle().Bold(true).Render(sessionref.SafeLine(c.title)) + "  " + c.status
-	header = ansi.Truncate(header, max(c.width, 1), "…")
+	// The status whole, the title in the cells left.
+	status := ansi.Truncate(c.status, max(c.width, 1), "…")
+	title := ansi.Truncate(sessionref.SafeLine(c.title), max(c.width-ansi.StringWidth(status)-2, 1), "…")
+	header := lipgloss.NewStyle().Bold(true).Render(title) + "  " + status
 	// The newest lines that fit, bottom-aligned: each turn is drawn
 	// (wrapped) once, when stored, so a frame only picks lines.
 	historyH := max(c.height-c.input.Height()-1, 0)
