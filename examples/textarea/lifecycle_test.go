@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dshkit/mentions/internal/cmdrun"
 	"github.com/dshkit/mentions/internal/golden"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -245,5 +248,55 @@ func TestStatusFitsNarrow(t *testing.T) {
 	first := strings.SplitN(screen(c), "\n", 2)[0]
 	if !strings.HasPrefix(first, "a fir") || !strings.Contains(first, "edit 1/1: enter sends, esc stops") {
 		t.Fatalf("header %q", first)
+	}
+}
+
+// A send that fails gives its draft back, mentions and all, before what
+// was typed while it was prepared.
+func TestFailedSendKeepsBothDrafts(t *testing.T) {
+	c := newTestChat(t, 80, 24)
+	c.store.FailReads("s1", errors.New("disk gone"))
+	c = keys(c, "@pay")
+	c = send(c, tab)
+	next, cmd := c.Update(enter)
+	c = next.(chat)
+	c = keys(c, "more")
+	c = send(c, cmdrun.Run(cmd, time.Second)...)
+	if len(c.history) != 0 {
+		t.Fatalf("a failed send was stored: %q", c.history)
+	}
+	if got := c.input.Value(); got != "@Pay flow retries \nmore" {
+		t.Fatalf("the drafts after a failed send: %q (%s)", got, c.status)
+	}
+	if len(c.refs.ed.Tokens()) != 1 {
+		t.Fatalf("the mention came back as text: %q", c.refs.ed.Canonical(c.input))
+	}
+}
+
+// A message prepared while the person moved to a new session is stored in
+// the session it was written in; an edit comes back as a draft.
+func TestSendAnsweredAfterCtrlN(t *testing.T) {
+	c := newTestChat(t, 80, 24)
+	first := c.current
+	c = keys(c, "hello")
+	next, cmd := c.Update(enter)
+	c = send(next.(chat), tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl})
+	c = send(c, cmdrun.Run(cmd, time.Second)...)
+	if len(c.history) != 0 {
+		t.Fatalf("stored in the new session: %q", c.history)
+	}
+	surface, err := c.store.ReadSurface(context.Background(), first)
+	if err != nil || len(surface.Events) != 1 {
+		t.Fatalf("not stored in the session it was written in: %v %v", surface.Events, err)
+	}
+
+	c = sendText(t, c, "one")
+	c = send(c, ctrlE)
+	c = keys(c, "!")
+	next, cmd = c.Update(enter)
+	c = send(next.(chat), tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl})
+	c = send(c, cmdrun.Run(cmd, time.Second)...)
+	if c.input.Value() != "one!" || c.editing != -1 || len(c.history) != 0 {
+		t.Fatalf("the edit for a session left: draft %q, editing %d, history %q", c.input.Value(), c.editing, c.history)
 	}
 }

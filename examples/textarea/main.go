@@ -67,13 +67,14 @@ type chat struct {
 }
 
 // sentMsg is a stored turn: the text that went to the model, or why not
-// (and the draft, to give back). edit is the index of the message it is
-// the new version of, or -1.
+// (and the draft, to give back). session is the session it was written
+// in, and edit the index of the message it is the new version of, or -1.
 type sentMsg struct {
-	text  string
-	err   error
-	draft string
-	edit  int
+	text    string
+	err     error
+	draft   string
+	session string
+	edit    int
 }
 
 func newChat(store *fakestore.Store, cwd string, more ...picker.Option) (chat, error) {
@@ -253,23 +254,36 @@ func (c chat) send() (tea.Model, tea.Cmd) {
 		return c, nil
 	}
 	c.status = "sending…"
-	edit := c.editing
+	edit, session := c.editing, c.current
 	c.editing, c.recalled = -1, ""
 	send := c.refs.send(&c.input, c.target()) // mentions
 	return c, func() tea.Msg {
 		msg := send().(sentMsg)
-		msg.edit = edit
+		msg.edit, msg.session = edit, session
 		return msg
 	}
 }
 
 func (c chat) sent(msg sentMsg) (tea.Model, tea.Cmd) {
-	if msg.err != nil {
-		c.status = sessionref.Describe(msg.err, sessionref.Config{}, nil) // one safe line
-		if c.input.Value() == "" {
-			c.refs.ed.SetValue(&c.input, msg.draft) // mentions: the draft back, mentions and all
+	left := msg.session != c.current // ctrl+n while it was prepared
+	switch {
+	case msg.err != nil || left && msg.edit >= 0:
+		// The draft back, before what was typed since: nothing is lost.
+		c.status = "the session changed: the edit is back in the draft"
+		if msg.err != nil {
+			c.status = sessionref.Describe(msg.err, sessionref.Config{}, nil) // one safe line
+		}
+		draft := msg.draft
+		if c.input.Value() != "" {
+			draft += "\n" + c.refs.ed.Canonical(c.input) // mentions
+		}
+		c.refs.ed.SetValue(&c.input, draft) // mentions: the draft back, mentions and all
+		if !left {
 			c.editing = msg.edit
 		}
+		return c, nil
+	case left:
+		c.store.AppendUser(msg.session, msg.text) // stored where it was written
 		return c, nil
 	}
 	var cmd tea.Cmd
