@@ -183,9 +183,10 @@ func (c chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // END README
 
 // browse moves through the messages sent, as a shell's history does: up
-// in an empty draft recalls the newest, up and down in a draft still as
-// recalled go older and newer (down past the newest empties it). Anywhere
-// else they are the textarea's own (the cursor moves).
+// in an empty draft recalls the newest; in a draft still as recalled, up
+// on its first line goes older and down on its last goes newer (past the
+// newest it empties the draft, unless editing). Anywhere else they are the
+// textarea's own (the cursor moves).
 func (c *chat) browse(older bool) bool {
 	unchanged := c.recalled != "" && c.input.Value() == c.recalled
 	switch {
