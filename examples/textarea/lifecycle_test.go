@@ -229,10 +229,14 @@ func TestTitleFromFirstMessage(t *testing.T) {
 // The history as drawn: each message in the host's own frame (a bar down
 // its left), the card inside it without a frame of its own.
 func TestGoldenHistory(t *testing.T) {
-	c := newTestChat(t, 60, 16)
-	c = sendText(t, c, "hello")
-	c = sendText(t, c, "see @pay and @fix")
-	golden.RequireEqual(t, screen(c))
+	for _, size := range [][2]int{{40, 12}, {60, 16}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			c := newTestChat(t, size[0], size[1])
+			c = sendText(t, c, "hello")
+			c = sendText(t, c, "see @pay and @fix")
+			golden.RequireEqual(t, screen(c))
+		})
+	}
 }
 
 // At 40 columns the header still says what up and ctrl+e did: the status

@@ -121,10 +121,11 @@ func (c *chat) keep(stored string) {
 	}
 }
 
-// turn draws one stored message in the host's own message frame, a bar
-// down its left.
+// turn draws one stored message in the host's own message frame, a
+// coloured bar down its left (not the textarea's thick one).
 func (c chat) turn(stored string) string {
-	frame := lipgloss.NewStyle().Border(lipgloss.ThickBorder(), false, false, false, true).PaddingLeft(1)
+	frame := lipgloss.NewStyle().Border(lipgloss.NormalBorder(), false, false, false, true).
+		BorderForeground(lipgloss.Color("6")).PaddingLeft(1)
 	return frame.Render(c.refs.turn(stored, max(c.width-frame.GetHorizontalFrameSize(), 1))) // mentions
 }
 
@@ -311,10 +312,11 @@ func (c chat) View() tea.View {
 	status := ansi.Truncate(c.status, max(c.width, 1), "…")
 	title := ansi.Truncate(sessionref.SafeLine(c.title), max(c.width-ansi.StringWidth(status)-2, 1), "…")
 	header := lipgloss.NewStyle().Bold(true).Render(title) + "  " + status
-	// The newest lines that fit, bottom-aligned: each turn is drawn
-	// (wrapped) once, when stored, so a frame only picks lines.
+	// The newest lines that fit, bottom-aligned, a blank line between
+	// turns: each turn is drawn (wrapped) once, when stored, so a frame
+	// only picks lines.
 	historyH := max(c.height-c.input.Height()-1, 0)
-	lines := strings.Split(strings.Join(c.turns, "\n"), "\n")
+	lines := strings.Split(strings.Join(c.turns, "\n\n"), "\n")
 	lines = lines[max(len(lines)-historyH, 0):]
 	history := lipgloss.NewStyle().Height(historyH).AlignVertical(lipgloss.Bottom).Render(strings.Join(lines, "\n"))
 	screen := lipgloss.JoinVertical(lipgloss.Left, header, history, c.input.View())
