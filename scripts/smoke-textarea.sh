@@ -5,7 +5,10 @@
 # Backspace removes it whole, typing inside it makes it plain text, Enter
 # sends, and the card appears above the message; alt+b in the empty
 # textarea (which hangs a bare bubbles textarea) leaves it answering, and
-# a space typed after a pick is not doubled.
+# a space typed after a pick is not doubled; the first message titles
+# the session; up recalls a sent message with its mention (sent again, it
+# has its card again); ctrl+e edits a past message, sent as the new
+# version in a new session.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +33,7 @@ for size in 40x12 200x60; do
   w=${size%x*} h=${size#*x}
   current="ta$size"
   t new-session -d -s "$current" -x "$w" -y "$h" -c "$dir/work" "TERM=xterm-256color $bin; echo EXIT=\$?; sleep 60"
-  expect "host-session-1"
+  expect "Chat 1"
 
   # alt+b (word backward) in an empty textarea: bubbles' textarea loops
   # forever on it; the adapter must keep the program answering.
@@ -66,6 +69,8 @@ for size in 40x12 200x60; do
   expect "You: @flaky CI"
   if screen | grep -qF "Referenced 1 session"; then fail "an edited mention was still sent as one"; fi
   ok "$size: typing inside a mention makes it plain text"
+  screen | head -1 | grep -q "^@flaky C" || fail "the session is not titled by its first message"
+  ok "$size: the first message titles the session"
   keys "see @flaky"
   expect "flaky CI"
   keys Tab " " "why?" Enter
@@ -74,6 +79,24 @@ for size in 40x12 200x60; do
   screen | awk '/Referenced 1 session/{c=NR} /You: see @flaky/{y=NR} END{exit !(c && y && c < y)}' ||
     fail "the card is not above the message"
   ok "$size: Enter sends one message and its card is drawn above it"
+  # The order of the cards (R) and of the messages that mention (Y) on
+  # screen, newest last.
+  order() { screen | awk '/Referenced 1 session/{printf "R"} /You: see @flaky/{printf "Y"}'; }
+  keys Up
+  expect "recalled 2/2"
+  screen | grep -qF "┃ see @flaky CI" || fail "up did not recall the message"
+  keys Enter
+  for _ in $(seq 50); do [[ $(order) == *YRY ]] && break; sleep 0.1; done
+  [[ $(order) == *YRY ]] || fail "the recalled message was not sent with its mention ($(order))"
+  ok "$size: up recalls a sent message with its mention"
+  keys Up Up C-e
+  expect "edit 2/3: enter sends, esc stops"
+  keys End " and now"
+  keys Enter
+  expect "went on in a new session"
+  expect "and now"
+  [[ $(order) == *RY ]] || fail "the new version lost its mention ($(order))"
+  ok "$size: ctrl+e edits a past message, sent as its new version"
   keys C-c
   expect "EXIT=0"
   t kill-session -t "$current"

@@ -61,29 +61,10 @@ func hitsOf(ix *discover.Index) picker.HitSource {
 	}
 }
 
-// update passes every message through the adapter, in place of the
-// textarea's own Update.
-func (r *refs) update(ta *textarea.Model, msg tea.Msg) tea.Cmd {
-	return r.ed.Update(ta, msg)
-}
-
-// wants: keys the adapter must see before the host's own (the open
-// popup's Enter and Tab, Backspace at a mention's end…).
-func (r *refs) wants(ta textarea.Model, k tea.KeyPressMsg) bool { return r.ed.WantsKey(ta, k) }
-
-// place tells the adapter where the textarea's top-left cell is.
-func (r *refs) place(x, y int) { r.ed.SetOrigin(x, y) }
-
-// popup is the picker drawn over the screen, hanging from the '@'.
-func (r *refs) popup() *lipgloss.Layer { return r.ed.Picker().Layer() }
-
-// follow: the host switched sessions; the picker ranks for the new one.
-func (r *refs) follow(t sessionref.Target) tea.Cmd { return r.ed.SetTarget(t) }
-
 // send prepares the draft and turns it into the one user message this
 // host sends a turn: the untrusted snapshot first, then the message. The
 // textarea is emptied at once, so what is typed meanwhile is a new draft;
-// a failed send hands its draft back (sentMsg.draft, for restore).
+// a failed send hands its draft back (sentMsg.draft, canonical).
 func (r *refs) send(ta *textarea.Model, target sessionref.Target) tea.Cmd {
 	text := r.ed.Canonical(*ta)
 	r.ed.Reset(ta)
@@ -97,25 +78,23 @@ func (r *refs) send(ta *textarea.Model, target sessionref.Target) tea.Cmd {
 	}
 }
 
-// restore puts a draft that could not be sent back in an empty textarea.
-func (r *refs) restore(ta *textarea.Model, draft string) {
-	if ta.Value() == "" {
-		r.ed.SetValue(ta, draft)
-	}
-}
+// recall puts a stored message back in the draft as it was sent, its
+// mentions still mentions (up-arrow, editing a past message).
+func (r *refs) recall(ta *textarea.Model, s string) { r.ed.SetValue(ta, sessionref.Canonical(s)) }
 
 // turn draws a stored message as the transcript shows it, from its text
-// alone: the reference card (when it referenced sessions), then what the
-// person wrote, mentions as @label. It parses the text once; the host
-// calls it when a message is stored and when the width changes, not every
-// frame.
+// alone: the reference card (when it referenced sessions), unframed as it
+// sits in the host's own message frame, then what the person wrote,
+// mentions as @label. The host calls it when a message is stored and when
+// the width changes, not every frame.
 func (r refs) turn(stored string, width int) string {
+	you := lipgloss.NewStyle().Width(width).Render("You: " + sessionref.SafeLine(strings.TrimSpace(sessionref.Readable(stored))))
 	m := sessionref.ParseSingleMessage(stored)
-	you := lipgloss.NewStyle().Width(width).Render("You: " + sessionref.SafeLine(strings.TrimSpace(m.Text)))
 	if m.Context == nil {
 		return you
 	}
-	return card.New(m.Context, card.WithWidth(width)).View() + "\n" + you
+	c := card.New(m.Context, card.WithWidth(width), card.WithStyles(card.DefaultStyles(true).Unframed()))
+	return c.View() + "\n" + you
 }
 
 // END README
