@@ -200,19 +200,19 @@ func TestPlainHasNoColour(t *testing.T) {
 	}
 }
 
-// plainAttrs are the SGR parameters --plain may use, as the README's
+// plainAttrs are the SGR parameters --plain may use, as docs/demo.md's
 // --plain row names them: reset, bold, faint, italic, underline,
 // reverse, strikethrough, and their own resets.
 var plainAttrs = map[int]string{0: "reset", 1: "bold", 2: "faint", 3: "italic", 4: "underline", 7: "reverse", 9: "strikethrough",
 	22: "reset", 23: "reset", 24: "reset", 27: "reset", 29: "reset"}
 
 // TestPlainAttributesAsDocumented: every SGR parameter a --plain screen
-// uses is one the README's --plain row names, and the README names
+// uses is one docs/demo.md's --plain row names, and that row names
 // faint, italic and strikethrough, which the screens do use (a disabled
 // row: the picker with a session already mentioned).
 func TestPlainAttributesAsDocumented(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/demo.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestPlainAttributesAsDocumented(t *testing.T) {
 					n, _ := strconv.Atoi(p)
 					name, ok := plainAttrs[n]
 					if !ok {
-						t.Fatalf("%s %v: --plain uses SGR %d (%q), which the README does not name", sc.name, sz, n, s[0])
+						t.Fatalf("%s %v: --plain uses SGR %d (%q), which docs/demo.md does not name", sc.name, sz, n, s[0])
 					}
 					used[name] = true
 				}
@@ -239,7 +239,7 @@ func TestPlainAttributesAsDocumented(t *testing.T) {
 	}
 	for _, name := range []string{"bold", "faint", "italic", "underline", "strikethrough", "reverse"} {
 		if !strings.Contains(row, name) {
-			t.Errorf("the README's --plain row does not name %s: %q", name, row)
+			t.Errorf("docs/demo.md's --plain row does not name %s: %q", name, row)
 		}
 	}
 	for _, name := range []string{"faint", "reverse", "strikethrough"} {
