@@ -233,7 +233,7 @@ func (c *chat) edit() {
 	case c.input.Value() == "":
 		c.recall = len(c.history) - 1
 	default:
-		c.status = "ctrl+e edits a sent message: empty the draft first"
+		c.status = "ctrl+e: empty the draft first"
 		return
 	}
 	c.editing = c.recall
