@@ -61,6 +61,9 @@ func (m *Model) renderInspector() {
 		if r.Compacted {
 			line += ", compacted"
 		}
+		if r.Truncated {
+			line += ", truncated"
+		}
 		if i < len(snaps) && snaps[i].CapturedThroughSeq != nil {
 			line += fmt.Sprintf(" · captured through seq %d", *snaps[i].CapturedThroughSeq)
 		}

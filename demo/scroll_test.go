@@ -381,3 +381,27 @@ func TestInspectorKeepsItsPlaceThroughASizeThatFits(t *testing.T) {
 		t.Fatalf("the inspector opened again is not at its top: %q", l)
 	}
 }
+
+// The inspector says a snapshot was truncated, as the card does collapsed
+// and expanded: the summary names every flag of the record.
+func TestInspectorSaysTruncated(t *testing.T) {
+	for _, budget := range []int{250, 0} {
+		m := at(t, scenario{"inspector", sessionref.Config{MaxReferenceBytes: budget}, func(m Model) Model { return drive(sendWithReference(m), ctrlT) }}, 200, 60, nil)
+		at, ok := m.lastReference()
+		if !ok {
+			t.Fatalf("budget %d: nothing was referenced", budget)
+		}
+		seq := *m.events[at].Seq
+		rec := m.cards[seq].Record()
+		if len(rec.References) == 0 {
+			t.Fatalf("budget %d: no reference in the record", budget)
+		}
+		got := strings.Contains(stripAll(m.inspVP.GetContent()), ", truncated")
+		if want := rec.References[0].Truncated; got != want {
+			t.Fatalf("budget %d: the inspector says truncated %v, the record %v", budget, got, want)
+		}
+		if budget == 250 && !got {
+			t.Fatalf("setup: a 250-byte budget did not truncate")
+		}
+	}
+}
