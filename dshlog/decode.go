@@ -326,7 +326,12 @@ func packedCount(typ string, data jv) (int, int64, error) {
 		}
 		return f[1]
 	}
-	items, dt := first(found[0]), first(found[1])
+	return chunkArrays(payload, first(found[0]), first(found[1]))
+}
+
+// chunkArrays checks a packed row's payload (strings) and time gaps
+// (one integer fewer) and returns the count and the gaps' sum.
+func chunkArrays(payload string, items, dt jv) (int, int64, error) {
 	if !items.isArray() {
 		return 0, 0, fmt.Errorf("packed row %s is not an array", payload)
 	}
