@@ -14,16 +14,19 @@ import (
 
 var _ help.KeyMap = KeyMap{}
 
-func longCard(opts ...Option) Model {
+func longCard() Model {
 	var turns []string
 	for i := range 30 {
 		turns = append(turns, strings.Repeat("word ", 10+i))
 	}
-	return New(messageOf(snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789abc", "long", turns...)), append([]Option{WithStyles(PlainStyles())}, opts...)...)
+	c := New(messageOf(snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789abc", "long", turns...)))
+	c.SetStyles(PlainStyles())
+	return c
 }
 
 func TestKeysEnabledByState(t *testing.T) {
-	c := longCard(WithHeight(10))
+	c := longCard()
+	c.SetMaxHeight(10)
 	k := c.KeyMap()
 	if !k.Toggle.Enabled() || k.ScrollUp.Enabled() || k.ScrollDown.Enabled() {
 		t.Fatal("collapsed: only Toggle should be enabled")
@@ -33,7 +36,7 @@ func TestKeysEnabledByState(t *testing.T) {
 	if k := c.KeyMap(); !k.ScrollUp.Enabled() || !k.ScrollDown.Enabled() {
 		t.Fatal("expanded and taller than its height: scrolling should be enabled")
 	}
-	c.SetHeight(1000)
+	c.SetMaxHeight(1000)
 	if k := c.KeyMap(); k.ScrollUp.Enabled() || k.ScrollDown.Enabled() || c.Scrollable() {
 		t.Fatal("expanded but fits: scrolling should be disabled")
 	}
@@ -47,7 +50,7 @@ func TestKeysEnabledByState(t *testing.T) {
 	}
 	// Help shows only what is enabled.
 	h := help.New()
-	c.SetHeight(10)
+	c.SetMaxHeight(10)
 	if v := h.ShortHelpView(c.KeyMap().ShortHelp()); !strings.Contains(v, "shift+↓") {
 		t.Fatalf("help while scrollable: %q", v)
 	}
@@ -63,7 +66,8 @@ func TestUpdateHandlesItsKeys(t *testing.T) {
 	keys.Toggle = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
 	keys.ScrollDown = key.NewBinding(key.WithKeys("j"), key.WithHelp("j", "down"))
 	keys.ScrollUp = key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "up"))
-	c := longCard(WithHeight(8))
+	c := longCard()
+	c.SetMaxHeight(8)
 	c.SetKeyMap(keys)
 	c, _ = c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
 	if c.Expanded() {
@@ -88,19 +92,26 @@ func TestUpdateHandlesItsKeys(t *testing.T) {
 	}
 }
 
-// TestSetHeight: an expanded card never takes more lines than its
-// height, header and scroll line included, and Height says what View
-// draws.
-func TestSetHeight(t *testing.T) {
-	c := longCard(WithWidth(60))
+// TestSetMaxHeight: an expanded card never takes more lines than its
+// height cap, header and scroll line included; MaxHeight reports the cap
+// (at least 3) and Height says what View draws.
+func TestSetMaxHeight(t *testing.T) {
+	c := longCard()
+	if c.MaxHeight() != DefaultMaxHeight {
+		t.Fatalf("default cap %d, want %d", c.MaxHeight(), DefaultMaxHeight)
+	}
+	c.SetWidth(60)
 	c.Toggle()
 	c.Render()
 	for _, h := range []int{1, 3, 5, 12, 40, 1000} {
-		c.SetHeight(h)
+		c.SetMaxHeight(h)
+		if c.MaxHeight() != max(h, minHeight) {
+			t.Fatalf("SetMaxHeight(%d): MaxHeight %d", h, c.MaxHeight())
+		}
 		v := c.View()
 		requireFits(t, v, 60, c.Height())
 		if c.Height() > max(h, minHeight) {
-			t.Fatalf("SetHeight(%d): %d lines", h, c.Height())
+			t.Fatalf("SetMaxHeight(%d): %d lines", h, c.Height())
 		}
 	}
 	c.Toggle()
@@ -146,7 +157,10 @@ func TestHitTest(t *testing.T) {
 func TestTitlesBesideLabels(t *testing.T) {
 	msg := messageOf(snapshot("s1", "my pasted label", "hi"), snapshot("s2", "Same title", "hi"), snapshot("s3", "gone", "hi"))
 	titles := map[string]string{"s1": "The real title", "s2": "Same title"}
-	c := New(msg, WithStyles(PlainStyles()), WithWidth(160), WithHeight(100))
+	c := New(msg)
+	c.SetStyles(PlainStyles())
+	c.SetWidth(160)
+	c.SetMaxHeight(100)
 	if v := ansi.Strip(c.View()); strings.Contains(v, "The real title") {
 		t.Fatal("a title with no TitleFunc")
 	}
@@ -183,7 +197,8 @@ func TestTitlesBesideLabels(t *testing.T) {
 // the card was expanded and scrolled neither re-render the Markdown nor
 // move the scroll position.
 func TestSetTitlesKeepsRenderAndScroll(t *testing.T) {
-	c := longCard(WithHeight(10))
+	c := longCard()
+	c.SetMaxHeight(10)
 	c.Toggle()
 	c.Render()
 	c, _ = c.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
@@ -205,5 +220,36 @@ func TestSetTitlesKeepsRenderAndScroll(t *testing.T) {
 	c.Render()
 	if &c.turns[0] == first {
 		t.Fatal("Markdown not rendered again for a new width")
+	}
+}
+
+// TestGettersReportSetters: every setter's value reads back through its
+// getter, and a new card starts from the documented defaults.
+func TestGettersReportSetters(t *testing.T) {
+	c := New(messageOf(snapshot("s-1", "Fix", "hi")))
+	if c.Width() != 80 || c.Titles() != nil || c.Styles().Frame.GetHorizontalFrameSize() != DefaultStyles(true).Frame.GetHorizontalFrameSize() {
+		t.Fatalf("defaults: width %d, titles set %v", c.Width(), c.Titles() != nil)
+	}
+	c.SetWidth(3)
+	if c.Width() != minWidth {
+		t.Fatalf("SetWidth(3): Width %d, want %d", c.Width(), minWidth)
+	}
+	c.SetStyles(PlainStyles().Unframed())
+	if c.Styles().Frame.GetHorizontalFrameSize() != 0 {
+		t.Fatal("Styles does not report the unframed styles just set")
+	}
+	c.SetTitles(func(id string) (string, bool) { return "title of " + id, true })
+	if got, ok := c.Titles()("s-1"); !ok || got != "title of s-1" {
+		t.Fatalf("Titles()(s-1) = %q, %v", got, ok)
+	}
+	c.SetTitles(nil)
+	if c.Titles() != nil {
+		t.Fatal("SetTitles(nil) left a TitleFunc")
+	}
+	keys := DefaultKeyMap()
+	keys.Toggle.SetKeys("x")
+	c.SetKeyMap(keys)
+	if got := c.KeyMap().Toggle.Keys(); len(got) != 1 || got[0] != "x" {
+		t.Fatalf("KeyMap().Toggle keys %v", got)
 	}
 }

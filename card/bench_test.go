@@ -47,7 +47,9 @@ func BenchmarkExpand(b *testing.B) {
 	b.Run("card-render", func(b *testing.B) {
 		b.SetBytes(int64(len(benchTurn)))
 		for b.Loop() {
-			c := New(msg, WithStyles(st), WithWidth(80))
+			c := New(msg)
+			c.SetStyles(st)
+			c.SetWidth(80)
 			c.Toggle()
 			c.Render()
 		}
@@ -73,7 +75,9 @@ func BenchmarkExpandThree(b *testing.B) {
 	st := DefaultStyles(true)
 	toggle := tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
 	b.Run("update", func(b *testing.B) {
-		collapsed := New(msg, WithStyles(st), WithWidth(80)) // a value: Update leaves it collapsed
+		collapsed := New(msg) // a value: Update leaves it collapsed
+		collapsed.SetStyles(st)
+		collapsed.SetWidth(80)
 		for b.Loop() {
 			if c, _ := collapsed.Update(toggle); !c.Rendering() {
 				b.Fatal("not expanded")
@@ -83,7 +87,9 @@ func BenchmarkExpandThree(b *testing.B) {
 	b.Run("until-rendered", func(b *testing.B) {
 		b.SetBytes(3 * int64(len(benchTurn)))
 		for b.Loop() {
-			c := New(msg, WithStyles(st), WithWidth(80))
+			c := New(msg)
+			c.SetStyles(st)
+			c.SetWidth(80)
 			c, _ = c.Update(toggle)
 			c, _ = c.Update(c.RenderCmd()())
 			if c.Rendering() {

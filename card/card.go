@@ -20,10 +20,9 @@ import (
 // the message, as the demo does.
 type ToggledMsg struct{ Expanded bool }
 
-// DefaultHeight is the most lines an expanded card takes, header and
-// scroll line included, unless [WithHeight] or [Model.SetHeight] says
-// otherwise.
-const DefaultHeight = 18
+// DefaultMaxHeight is the most lines an expanded card takes, header and
+// scroll line included, unless [Model.SetMaxHeight] says otherwise.
+const DefaultMaxHeight = 18
 
 // minHeight is the least an expanded card can be capped to: its header,
 // one line of conversation and the scroll line.
@@ -40,8 +39,8 @@ type TitleFunc func(sessionID string) (title string, ok bool)
 // the durable message holds: its source record and its prompt. Nothing is
 // ever read from the source sessions again, so later changes to them
 // cannot change what the card says was captured; the one exception the
-// host can opt into is the sessions' current titles ([WithTitles]), shown
-// beside the labels the message used when they differ.
+// host can opt into is the sessions' current titles ([Model.SetTitles]),
+// shown beside the labels the message used when they differ.
 type Model struct {
 	keys   KeyMap
 	styles Styles
@@ -71,30 +70,19 @@ type Model struct {
 	gen uint64
 }
 
-// Option configures a Model.
+// Option configures what is fixed for a Model's life. What a host may
+// change while the card is shown (width, height cap, styles, key map,
+// titles) is set with the Model's setters instead.
 type Option func(*Model)
-
-// WithStyles sets the styles (default: DefaultStyles(true)).
-func WithStyles(s Styles) Option { return func(m *Model) { m.styles = s } }
-
-// WithKeyMap sets the bindings (default: [DefaultKeyMap]).
-func WithKeyMap(k KeyMap) Option { return func(m *Model) { m.keys = k } }
-
-// WithHeight caps an expanded card at n lines, header and scroll line
-// included (default [DefaultHeight]; at least 3).
-func WithHeight(n int) Option { return func(m *Model) { m.height = max(n, minHeight) } }
-
-// WithWidth sets the width in cells, frame included (default 80).
-func WithWidth(w int) Option { return func(m *Model) { m.width = max(w, minWidth) } }
 
 // WithHome sets the directory shown as ~ in the sessions' folders
 // (default: the user's home).
 func WithHome(dir string) Option { return func(m *Model) { m.home = dir } }
 
-// WithTitles gives the card the referenced sessions' current titles.
-func WithTitles(f TitleFunc) Option { return func(m *Model) { m.titles = f } }
-
-// New returns a collapsed card for a context message.
+// New returns a collapsed card for a context message: 80 cells wide,
+// [DefaultStyles](true), [DefaultKeyMap], capped at [DefaultMaxHeight]
+// lines when expanded, and with no titles until the host's setters say
+// otherwise.
 func New(msg *sessionref.Message, opts ...Option) Model {
 	if msg == nil {
 		return newCard(sessionref.SourceRecord{}, "", errors.New("no context message"), opts)
@@ -131,7 +119,7 @@ func FromText(text string, opts ...Option) Model {
 
 func newCard(rec sessionref.SourceRecord, prompt string, err error, opts []Option) Model {
 	home, _ := os.UserHomeDir()
-	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultHeight, id: lastCardID.Add(1), home: home}
+	m := Model{keys: DefaultKeyMap(), styles: DefaultStyles(true), record: rec, width: 80, height: DefaultMaxHeight, id: lastCardID.Add(1), home: home}
 	if err == nil {
 		m.snaps, err = sessionref.ParsePrompt(prompt)
 	}
@@ -178,8 +166,9 @@ func (m Model) Scrollable() bool {
 // Styles returns the styles.
 func (m Model) Styles() Styles { return m.styles }
 
-// SetStyles sets the styles. An expanded card shows a placeholder until
-// its conversations are rendered again ([Model.RenderCmd]).
+// SetStyles sets the styles (default DefaultStyles(true)). An expanded
+// card shows a placeholder until its conversations are rendered again
+// ([Model.RenderCmd]).
 func (m *Model) SetStyles(s Styles) {
 	m.styles = s
 	m.gen++
@@ -198,8 +187,12 @@ func (m Model) KeyMap() KeyMap {
 	return k
 }
 
-// SetKeyMap sets the bindings.
+// SetKeyMap sets the bindings (default [DefaultKeyMap]).
 func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
+
+// Titles returns where the card learns the sessions' current titles, or
+// nil when it shows the labels alone.
+func (m Model) Titles() TitleFunc { return m.titles }
 
 // SetTitles sets where the card learns the sessions' current titles; nil
 // shows the labels alone. Call it when the titles change: the rendered
@@ -210,13 +203,13 @@ func (m *Model) SetTitles(f TitleFunc) {
 	m.invalidate()
 }
 
-// Width returns the width in cells.
+// Width returns the width in cells, frame included.
 func (m Model) Width() int { return m.width }
 
-// SetWidth sets the width in cells, frame included. An expanded card
-// shows its render for that width if it kept one, else a placeholder
-// until [Model.RenderCmd]'s render arrives. Calling it with the current
-// width costs nothing.
+// SetWidth sets the width in cells, frame included (default 80). An
+// expanded card shows its render for that width if it kept one, else a
+// placeholder until [Model.RenderCmd]'s render arrives. Calling it with
+// the current width costs nothing.
 func (m *Model) SetWidth(w int) {
 	if max(w, minWidth) == m.width {
 		return
@@ -226,9 +219,14 @@ func (m *Model) SetWidth(w int) {
 	m.invalidate()
 }
 
-// SetHeight caps an expanded card at n lines, header and scroll line
-// included (at least 3). A collapsed card is always two lines.
-func (m *Model) SetHeight(n int) {
+// MaxHeight returns the most lines an expanded card takes, header and
+// scroll line included. [Model.Height] is the lines the card takes now.
+func (m Model) MaxHeight() int { return m.height }
+
+// SetMaxHeight caps an expanded card at n lines, header and scroll line
+// included (default [DefaultMaxHeight]; at least 3). A collapsed card is
+// always two lines.
+func (m *Model) SetMaxHeight(n int) {
 	m.height = max(n, minHeight)
 	m.layout()
 }

@@ -49,7 +49,9 @@ func TestCardFromDurableMessageOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := FromEvent(ev, WithStyles(PlainStyles()), WithWidth(100))
+	c := FromEvent(ev)
+	c.SetStyles(PlainStyles())
+	c.SetWidth(100)
 	before := ansi.Strip(c.View())
 	c.Toggle()
 	c.Render()
@@ -58,7 +60,9 @@ func TestCardFromDurableMessageOnly(t *testing.T) {
 	store.AppendUser("3f2a9c1e-parser", "LATER TEXT")
 	store.CompactAll("3f2a9c1e-parser", "everything is gone")
 	store.Delete("b7d4e2a0-logs")
-	again := FromEvent(ev, WithStyles(PlainStyles()), WithWidth(100))
+	again := FromEvent(ev)
+	again.SetStyles(PlainStyles())
+	again.SetWidth(100)
 	if got := ansi.Strip(again.View()); got != before {
 		t.Fatalf("collapsed card changed:\n%s\n%s", before, got)
 	}
@@ -71,7 +75,9 @@ func TestCardFromDurableMessageOnly(t *testing.T) {
 
 func TestCollapsedSays(t *testing.T) {
 	_, msg := prepared(t)
-	c := New(msg, WithStyles(PlainStyles()), WithWidth(120))
+	c := New(msg)
+	c.SetStyles(PlainStyles())
+	c.SetWidth(120)
 	v := ansi.Strip(c.View())
 	// At 120 columns the ids are whole; narrower, short forms.
 	for _, want := range []string{"▸ Referenced 2 sessions", "@Fix the session parser", "@重构日志模块", "3f2a9c1e-parser 3/3 kept", "b7d4e2a0-logs 3/12 kept", "compacted", "truncated", "omitted", "KiB"} {
@@ -90,7 +96,10 @@ func TestCollapsedSays(t *testing.T) {
 
 func TestToggleByKeyAndClick(t *testing.T) {
 	_, msg := prepared(t)
-	c := New(msg, WithStyles(PlainStyles()), WithWidth(80), WithHeight(10))
+	c := New(msg)
+	c.SetStyles(PlainStyles())
+	c.SetWidth(80)
+	c.SetMaxHeight(10)
 	c, cmd := c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
 	// Until the render arrives, a placeholder under each session's heading.
 	if v := ansi.Strip(c.View()); !c.Rendering() || !strings.Contains(v, "▾ Referenced") || !strings.Contains(v, "rendering the conversation…") || strings.Contains(v, "You:") {
@@ -121,7 +130,9 @@ func TestToggleByKeyAndClick(t *testing.T) {
 func TestMalformedContext(t *testing.T) {
 	ev := sessionref.Event{Type: sessionref.EventUserMessage, Source: sessionref.Source{Kind: sessionref.SourceSessionReference},
 		Content: []sessionref.Block{sessionref.TextBlock("not a prompt \x1b[2J")}}
-	v := ansi.Strip(FromEvent(ev, WithStyles(PlainStyles())).View())
+	c := FromEvent(ev)
+	c.SetStyles(PlainStyles())
+	v := ansi.Strip(c.View())
 	if !strings.Contains(v, "could not be read") || strings.Contains(v, "\x1b") {
 		t.Fatalf("malformed: %q", v)
 	}

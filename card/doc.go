@@ -8,12 +8,12 @@
 // referenced labels, and per source what was captured (messages kept of
 // total, omitted messages and bytes, compacted, truncated). Expanded, it
 // shows each snapshot's conversation rendered as Markdown, scrollable
-// within its height ([Model.SetHeight]). Rendering takes time linear in
-// the text (about a third of a second for a 64 KiB snapshot), so it is
-// never done in Update or a setter: an expanded card shows a placeholder
-// until the Cmd of [Model.RenderCmd] (which Update returns when it
-// expands the card) delivers a [RenderedMsg] to Update. Renders are kept
-// for the last few widths.
+// within its height cap ([Model.SetMaxHeight]). Rendering takes time
+// linear in the text (about a third of a second for a 64 KiB snapshot),
+// so it is never done in Update or a setter: an expanded card shows a
+// placeholder until the Cmd of [Model.RenderCmd] (which Update returns
+// when it expands the card) delivers a [RenderedMsg] to Update. Renders
+// are kept for the last few widths.
 //
 // Everything in a snapshot is untrusted. Labels, ids and working
 // directories are printed through the shared inline sanitiser. The
@@ -38,12 +38,22 @@
 //
 // A message's label can differ from the session's title (a pasted
 // mention keeps its own label). A host that knows the current titles
-// passes them with [WithTitles]; the card then shows each title beside
-// the label it differs from.
+// passes them with [Model.SetTitles]; the card then shows each title
+// beside the label it differs from.
 //
-// Styles and keys are set one way each: [WithStyles] / [Model.SetStyles]
-// and [WithKeyMap] / [Model.SetKeyMap]. [Model.Update] handles the card's
-// own keys, clicks and wheel; [Model.KeyMap] enables each binding only
-// when it does something, for bubbles' help. [HitTest] finds the card
-// under the pointer in a scrolled transcript.
+// Each thing is configured one way. What is fixed for a card's life is
+// an [Option] to [New] (the home directory, [WithHome]); what a host may
+// change while the card is shown is a setter with a getter: width
+// ([Model.SetWidth]), height cap ([Model.SetMaxHeight]), styles
+// ([Model.SetStyles]), key map ([Model.SetKeyMap]) and titles
+// ([Model.SetTitles]):
+//
+//	c := card.New(msg)
+//	c.SetWidth(w)
+//	c.SetStyles(card.DefaultStyles(isDark))
+//
+// [Model.Update] handles the card's own keys, clicks and wheel;
+// [Model.KeyMap] enables each binding only when it does something, for
+// bubbles' help. [HitTest] finds the card under the pointer in a
+// scrolled transcript.
 package card

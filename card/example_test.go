@@ -27,10 +27,10 @@ func Example() {
 		[]sessionref.Reference{{SessionID: "parser-fix", Label: &label}})
 
 	titles := map[string]string{"parser-fix": "Fix the session parser"} // read with SessionQuery.ReadTitles
-	c := card.New(prepared.Context,
-		card.WithStyles(card.PlainStyles()),
-		card.WithWidth(60),
-		card.WithTitles(func(id string) (string, bool) { t, ok := titles[id]; return t, ok }))
+	c := card.New(prepared.Context)
+	c.SetStyles(card.PlainStyles())
+	c.SetWidth(60)
+	c.SetTitles(func(id string) (string, bool) { t, ok := titles[id]; return t, ok })
 	fmt.Println(strip(c.View()))
 
 	// The card's Toggle key expands it; the Cmd Update returns renders the
@@ -73,7 +73,9 @@ func ExampleFromText() {
 		"see @[the parser](dsh-session:InBhcnNlci1maXgi)")
 	stored, _ := out.SingleMessage() // what the host sent and keeps
 
-	c := card.FromText(stored, card.WithStyles(card.PlainStyles()), card.WithWidth(60))
+	c := card.FromText(stored)
+	c.SetStyles(card.PlainStyles())
+	c.SetWidth(60)
 	fmt.Println(strip(c.View()))
 	fmt.Println(card.FromText("no context here").Err())
 	// Output:

@@ -24,7 +24,9 @@ func truncatedMessage() *sessionref.Message {
 // card too, not only in the collapsed summary, in the flag style.
 func TestFlagsWhenExpanded(t *testing.T) {
 	for _, expanded := range []bool{false, true} {
-		c := New(truncatedMessage(), WithWidth(80), WithHeight(40))
+		c := New(truncatedMessage())
+		c.SetWidth(80)
+		c.SetMaxHeight(40)
 		if expanded {
 			c.Toggle()
 			c.Render()
@@ -38,7 +40,8 @@ func TestFlagsWhenExpanded(t *testing.T) {
 			t.Fatalf("expanded %v: \"truncated\" is not in the flag style:\n%q", expanded, v)
 		}
 	}
-	c := New(messageOf(snapshot("s", "whole", "hi")), WithWidth(60))
+	c := New(messageOf(snapshot("s", "whole", "hi")))
+	c.SetWidth(60)
 	c.Toggle()
 	c.Render()
 	if v := ansi.Strip(c.View()); strings.Contains(v, "truncated") || strings.Contains(v, "compacted") {
@@ -48,7 +51,9 @@ func TestFlagsWhenExpanded(t *testing.T) {
 
 // TestTitleStartingWithAt: a label that begins with '@' reads with one.
 func TestTitleStartingWithAt(t *testing.T) {
-	c := New(truncatedMessage(), WithWidth(80), WithHeight(40))
+	c := New(truncatedMessage())
+	c.SetWidth(80)
+	c.SetMaxHeight(40)
 	c.Toggle()
 	c.Render()
 	v := ansi.Strip(c.View())
@@ -67,7 +72,9 @@ func TestGoldenUnframed(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			const w = 60
-			c := New(truncatedMessage(), WithWidth(w), WithHeight(40), WithHome("/home/dev"))
+			c := New(truncatedMessage(), WithHome("/home/dev"))
+			c.SetWidth(w)
+			c.SetMaxHeight(40)
 			c.SetStyles(PlainStyles().Unframed())
 			if expanded {
 				c.Toggle()
@@ -75,7 +82,10 @@ func TestGoldenUnframed(t *testing.T) {
 			}
 			v := c.View()
 			requireFits(t, v, w, c.Height())
-			framed := New(truncatedMessage(), WithWidth(w), WithHeight(40), WithStyles(PlainStyles()))
+			framed := New(truncatedMessage())
+			framed.SetWidth(w)
+			framed.SetMaxHeight(40)
+			framed.SetStyles(PlainStyles())
 			if expanded {
 				framed.Toggle()
 				framed.Render()

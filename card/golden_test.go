@@ -43,7 +43,11 @@ func TestGoldenViews(t *testing.T) {
 				name = fmt.Sprintf("expanded_w%d", w)
 			}
 			t.Run(name, func(t *testing.T) {
-				c := New(msg, WithStyles(PlainStyles()), WithWidth(w), WithHeight(200), WithTitles(titles), WithHome("/home/dev"))
+				c := New(msg, WithHome("/home/dev"))
+				c.SetStyles(PlainStyles())
+				c.SetWidth(w)
+				c.SetMaxHeight(200)
+				c.SetTitles(titles)
 				if expanded {
 					c.Toggle()
 					c.Render()

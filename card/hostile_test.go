@@ -31,7 +31,9 @@ var hostile = []string{
 }
 
 func hostileCard(text string) Model {
-	return New(messageOf(snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789abc", "hostile", text, text)), WithWidth(80), WithHeight(200))
+	c := New(messageOf(snapshot("0f8e2c4a-1b2c-4d3e-8f90-123456789abc", "hostile", text, text)))
+	c.SetMaxHeight(200)
+	return c
 }
 
 // TestHostileTextReachesNoTerminalControl is the regression for the
@@ -179,7 +181,11 @@ func FuzzCardRender(f *testing.F) {
 		snap.Cwd = &cwd
 		msg := messageOf(snap)
 		for _, st := range []Styles{DefaultStyles(true), PlainStyles()} {
-			c := New(msg, WithStyles(st), WithWidth(width), WithHeight(12), WithTitles(func(string) (string, bool) { return text, true }))
+			c := New(msg)
+			c.SetStyles(st)
+			c.SetWidth(width)
+			c.SetMaxHeight(12)
+			c.SetTitles(func(string) (string, bool) { return text, true })
 			for range 2 {
 				v := c.View()
 				if why := terminalSafe(v); why != "" {
@@ -222,7 +228,8 @@ func TestNeutralise(t *testing.T) {
 // snapshot budget allows.
 func TestHugeTurn(t *testing.T) {
 	huge := strings.Repeat("&#27;[2J <b>", 6000)
-	c := New(messageOf(snapshot("id", "l", huge)), WithWidth(100))
+	c := New(messageOf(snapshot("id", "l", huge)))
+	c.SetWidth(100)
 	c.Toggle()
 	c.Render()
 	if why := terminalSafe(c.View()); why != "" {

@@ -12,7 +12,9 @@ func TestDisabledBindingNeverFires(t *testing.T) {
 	_, msg := prepared(t)
 	keys := DefaultKeyMap()
 	keys.Toggle.SetEnabled(false)
-	c := New(msg, WithKeyMap(keys), WithWidth(80))
+	c := New(msg)
+	c.SetKeyMap(keys)
+	c.SetWidth(80)
 	ctrlO := tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
 	if c, _ = c.Update(ctrlO); c.Expanded() || c.KeyMap().Toggle.Enabled() {
 		t.Fatal("a disabled Toggle fired or shows in help")

@@ -14,8 +14,10 @@ import (
 // from the card's kept renders at once; a render for another card, or
 // for styles the card no longer has, is dropped.
 func TestRenderOffUpdate(t *testing.T) {
-	c := longCard(WithWidth(80), WithHeight(200))
-	other := longCard(WithWidth(80), WithHeight(200))
+	c := longCard()
+	c.SetMaxHeight(200)
+	other := longCard()
+	other.SetMaxHeight(200)
 	c, cmd := c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
 	if !c.Rendering() || c.RenderCmd() == nil {
 		t.Fatal("expanded: not waiting for a render")
@@ -63,7 +65,8 @@ func TestRenderOffUpdate(t *testing.T) {
 // three 64 KiB snapshots renders no Markdown (its cost is in
 // BenchmarkExpandThree/update); the render is its Cmd's.
 func TestExpandUpdateRendersNothing(t *testing.T) {
-	c := New(messageOf(bigSnapshots()...), WithWidth(80))
+	c := New(messageOf(bigSnapshots()...))
+	c.SetWidth(80)
 	c, cmd := c.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
 	if c.turns != nil || c.renders != nil || !c.Rendering() || cmd == nil {
 		t.Fatal("Update rendered the conversations, or asked for no render")

@@ -19,7 +19,9 @@ func TestFromText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, got := New(msg, WithWidth(70)), FromText(text, WithWidth(70))
+	want, got := New(msg), FromText(text)
+	want.SetWidth(70)
+	got.SetWidth(70)
 	if got.Err() != nil || got.View() != want.View() {
 		t.Fatalf("collapsed:\n%s\nwant\n%s (%v)", got.View(), want.View(), got.Err())
 	}

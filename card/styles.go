@@ -10,7 +10,7 @@ import (
 
 // Styles is how a card draws. Glyphs and words carry the meaning; colour
 // only adds to it, so [PlainStyles] loses nothing. Set them with
-// [WithStyles] or [Model.SetStyles].
+// [Model.SetStyles].
 type Styles struct {
 	// Frame surrounds the whole card; its horizontal frame size (border
 	// and padding, as lipgloss measures it) is taken from the width.

@@ -20,7 +20,7 @@ func (m Model) inner() int {
 }
 
 // Height is the number of lines View returns: 1 for a card that could
-// not be read, 2 collapsed, and expanded at most the height cap.
+// not be read, 2 collapsed, and expanded at most [Model.MaxHeight].
 func (m Model) Height() int {
 	switch {
 	case m.malformed != nil:

@@ -37,7 +37,11 @@ func TestNoLineWiderThanTheCard(t *testing.T) {
 			if w%2 == 1 { // the frame is the same; the Markdown style differs
 				st = PlainStyles()
 			}
-			c := New(msg, WithStyles(st), WithWidth(w), WithHeight(400), WithTitles(titles))
+			c := New(msg)
+			c.SetStyles(st)
+			c.SetWidth(w)
+			c.SetMaxHeight(400)
+			c.SetTitles(titles)
 			requireFits(t, c.View(), w, c.Height())
 			c.Toggle()
 			c.Render()
@@ -77,7 +81,9 @@ func TestSessionLineAsThePickerShowsIt(t *testing.T) {
 	msg.Source.References[0].OmittedMessages = 4
 	msg.Source.References[0].OmittedBytes = 116224
 	for _, w := range []int{40, 80, 120} {
-		c := New(msg, WithStyles(PlainStyles()), WithWidth(w), WithHome("/home/dev"))
+		c := New(msg, WithHome("/home/dev"))
+		c.SetStyles(PlainStyles())
+		c.SetWidth(w)
 		c.Toggle()
 		c.Render()
 		v := ansi.Strip(c.View())

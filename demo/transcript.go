@@ -159,11 +159,15 @@ func (m *Model) rebuild() {
 			if !ok {
 				// The transcript scrolls, so a card is never capped (and
 				// its own scroll keys stay off).
-				opts := []card.Option{card.WithHeight(1 << 20), card.WithStyles(m.comps.card), card.WithKeyMap(m.cardKeys), card.WithTitles(titleFunc(m.titles))}
+				var opts []card.Option
 				if m.opts.Home != "" {
 					opts = append(opts, card.WithHome(m.opts.Home))
 				}
 				c = card.FromEvent(ev, opts...)
+				c.SetMaxHeight(1 << 20)
+				c.SetStyles(m.comps.card)
+				c.SetKeyMap(m.cardKeys)
+				c.SetTitles(titleFunc(m.titles))
 			}
 			c.SetWidth(m.w)
 			m.cards[seq] = c

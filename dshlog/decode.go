@@ -78,7 +78,8 @@ type record struct {
 	seq0, time0     int64
 	hasSeq0         bool
 	hasTime0        bool
-	values, depth   int // of the whole record (scanner)
+	values, depth   int   // of the whole record (scanner)
+	span            int64 // of a packed row: the sum of its time gaps
 }
 
 // errSyntax marks a line that is not JSON at all (garbage, cut short,
@@ -170,7 +171,9 @@ func (r *record) check() (int, error) {
 		if !r.hasSeq0 || !r.hasTime0 {
 			return 0, errors.New("packed row lacks seq0 or time0")
 		}
-		return packedCount(r.typ, r.data)
+		n, span, err := packedCount(r.typ, r.data)
+		r.span = span
+		return n, err
 	}
 	if r.hasSeq0 || r.hasTime0 {
 		return 0, errors.New("event has packed-row keys")
@@ -260,13 +263,14 @@ func internType(b []byte) string {
 	return string(b)
 }
 
-// packedCount validates a packed row's data and returns its member count.
-func packedCount(typ string, data jv) (int, error) {
+// packedCount validates a packed row's data and returns its member count
+// and the sum of its time gaps.
+func packedCount(typ string, data jv) (int, int64, error) {
 	if data == nil {
-		return 0, errors.New("packed row has no data")
+		return 0, 0, errors.New("packed row has no data")
 	}
 	if !data.isObject() {
-		return 0, errors.New("packed row data is not an object")
+		return 0, 0, errors.New("packed row data is not an object")
 	}
 	want := []string{"turn", "step", "index", "dt", "texts"}
 	payload := "texts"
@@ -275,13 +279,30 @@ func packedCount(typ string, data jv) (int, error) {
 		payload = "args"
 	}
 	seen := 0
+	var present uint8  // bit i: want[i] is there
+	var found [2][2]jv // payload, dt: the first written as the key, the first spelled with escapes
 	var bad error
-	data.members(func(k []byte, _ jv) bool {
-		name := keyName(k)
+	data.members(func(k []byte, v jv) bool {
+		name := string(keyName(k))
+		i := slices.Index(want, name)
 		switch {
-		case slices.Contains(want, string(name)):
+		case i >= 0:
 			seen++
-		case typ == "tool-call-chunks" && string(name) == "name":
+			present |= 1 << i
+			f, escaped := -1, 0
+			if bytes.IndexByte(k, '\\') >= 0 {
+				escaped = 1
+			}
+			switch name {
+			case payload:
+				f = 0
+			case "dt":
+				f = 1
+			}
+			if f >= 0 && found[f][escaped] == nil {
+				found[f][escaped] = v
+			}
+		case typ == "tool-call-chunks" && name == "name":
 		default:
 			bad = fmt.Errorf("packed row has unexpected key %q", name)
 			return false
@@ -289,19 +310,30 @@ func packedCount(typ string, data jv) (int, error) {
 		return true
 	})
 	if bad != nil {
-		return 0, bad
+		return 0, 0, bad
 	}
 	if seen != len(want) {
-		for _, k := range want {
-			if data.get(k) == nil {
-				return 0, fmt.Errorf("packed row lacks %q", k)
+		for i, k := range want {
+			if present&(1<<i) == 0 {
+				return 0, 0, fmt.Errorf("packed row lacks %q", k)
 			}
 		}
-		return 0, errors.New("packed row repeats a key")
+		return 0, 0, errors.New("packed row repeats a key")
 	}
-	items := data.get(payload)
+	first := func(f [2]jv) jv { // as get finds it
+		if f[0] != nil {
+			return f[0]
+		}
+		return f[1]
+	}
+	return chunkArrays(payload, first(found[0]), first(found[1]))
+}
+
+// chunkArrays checks a packed row's payload (strings) and time gaps
+// (one integer fewer) and returns the count and the gaps' sum.
+func chunkArrays(payload string, items, dt jv) (int, int64, error) {
 	if !items.isArray() {
-		return 0, fmt.Errorf("packed row %s is not an array", payload)
+		return 0, 0, fmt.Errorf("packed row %s is not an array", payload)
 	}
 	n, allStrings := 0, true
 	items.elems(func(it jv) bool {
@@ -310,28 +342,30 @@ func packedCount(typ string, data jv) (int, error) {
 		return allStrings
 	})
 	if !allStrings {
-		return 0, fmt.Errorf("packed row %s holds a non-string", payload)
+		return 0, 0, fmt.Errorf("packed row %s holds a non-string", payload)
 	}
 	if n > maxChunks {
-		return 0, errOverCap{"a chunk row of entries:", n, maxChunks}
+		return 0, 0, errOverCap{"a chunk row of entries:", n, maxChunks}
 	}
-	dt := data.get("dt")
 	if !dt.isArray() {
-		return 0, errors.New("packed row dt is not an array")
+		return 0, 0, errors.New("packed row dt is not an array")
 	}
 	gaps, ints := 0, true
+	var span int64
 	dt.elems(func(d jv) bool {
 		gaps++
-		_, ints = d.int64Of()
+		var g int64
+		g, ints = d.int64Of()
+		span += g
 		return ints
 	})
 	if !ints {
-		return 0, errors.New("packed row dt holds a non-integer")
+		return 0, 0, errors.New("packed row dt holds a non-integer")
 	}
 	if n == 0 || gaps != n-1 {
-		return 0, fmt.Errorf("packed row has %d gaps for %d chunks", gaps, n)
+		return 0, 0, fmt.Errorf("packed row has %d gaps for %d chunks", gaps, n)
 	}
-	return n, nil
+	return n, span, nil
 }
 
 // decodeOp reads a surface event's surfaceOp: "append", or a replace of
@@ -390,13 +424,8 @@ func openObject(v jv, known map[string]*string) (map[string]json.RawMessage, err
 // fields verbatim.
 func decodeBlock(v jv) (sessionref.Block, error) {
 	var b sessionref.Block
-	var tx [2]jv
-	if v.lookup(tx[:], "type", "text") == 2 && tx[0].isString() && tx[1].isString() {
-		// The common shape, {"type":"text"|"reasoning","text":S}.
-		t, _ := tx[0].str()
-		x, _ := tx[1].str()
-		return sessionref.Block{Type: t, Text: x}, nil
-	}
+	// One pass: the common shape, {"type":"text"|"reasoning","text":S},
+	// comes out with no fields.
 	fields, err := openObject(v, map[string]*string{"type": &b.Type, "text": &b.Text})
 	if err != nil {
 		return b, fmt.Errorf("content block is %s", err)

@@ -734,7 +734,7 @@ func (p *parsed) endPrefix(line, rest []byte, err error, gap bool, next int64, i
 func (p *parsed) add(r record, n int, seg *segment, at int64, lineLen int) error {
 	if isPacked(r.typ) {
 		seg.next += int64(n)
-		seg.lastTime = r.time0 + packedSpan(r.data)
+		seg.lastTime = r.time0 + r.span
 		return nil
 	}
 	keepText := at < 0 // a raw log's messages are read back from the file
@@ -762,17 +762,6 @@ func (p *parsed) add(r record, n int, seg *segment, at int64, lineLen int) error
 		seg.push(ev)
 	}
 	return nil
-}
-
-// packedSpan is the sum of a packed row's time gaps (checked already).
-func packedSpan(data jv) int64 {
-	var sum int64
-	data.get("dt").elems(func(d jv) bool {
-		n, _ := d.int64Of()
-		sum += n
-		return true
-	})
-	return sum
 }
 
 // typeOf is the type of a line's record, "" when it has none.

@@ -83,7 +83,9 @@ func (m chat) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case composer.SubmittedMsg:
 		// Send msg.Context (the untrusted snapshot) first, then msg.Content.
 		if msg.Context != nil {
-			m.sent = append(m.sent, card.New(msg.Context, card.WithWidth(m.width-sidebarWidth)).View())
+			c := card.New(msg.Context)
+			c.SetWidth(m.width - sidebarWidth)
+			m.sent = append(m.sent, c.View())
 		}
 		m.sent = append(m.sent, "You: "+msg.Text)
 		return m, nil

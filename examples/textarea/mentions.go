@@ -93,7 +93,9 @@ func (r refs) turn(stored string, width int) string {
 	if m.Context == nil {
 		return you
 	}
-	c := card.New(m.Context, card.WithWidth(width), card.WithStyles(card.DefaultStyles(true).Unframed()))
+	c := card.New(m.Context)
+	c.SetWidth(width)
+	c.SetStyles(card.DefaultStyles(true).Unframed())
 	return c.View() + "\n" + you
 }
 
