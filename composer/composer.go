@@ -251,7 +251,7 @@ func (m *Model) Picker() *picker.Model { return &m.picker }
 // It does nothing while the picker is closed.
 func (m *Model) RefreshPicker() tea.Cmd {
 	var cmd tea.Cmd
-	m.picker, cmd = m.picker.Refresh()
+	cmd = m.picker.Refresh()
 	return cmd
 }
 

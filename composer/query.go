@@ -15,7 +15,7 @@ import (
 func (m *Model) closePicker() {
 	m.draft.Close()
 	if m.picker.IsOpen() {
-		m.picker = m.picker.Close()
+		m.picker.Close()
 	}
 }
 

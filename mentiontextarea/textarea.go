@@ -377,7 +377,7 @@ func setCursor(ta *textarea.Model, text string, at int) {
 // It does nothing while the picker is closed.
 func (a *Model) RefreshPicker() tea.Cmd {
 	var cmd tea.Cmd
-	a.picker, cmd = a.picker.Refresh()
+	cmd = a.picker.Refresh()
 	return cmd
 }
 
@@ -387,7 +387,7 @@ func (a *Model) RefreshPicker() tea.Cmd {
 func (a *Model) ClosePicker() {
 	a.draft.Close()
 	if a.picker.IsOpen() {
-		a.picker = a.picker.Close()
+		a.picker.Close()
 	}
 }
 

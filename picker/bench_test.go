@@ -20,7 +20,7 @@ func BenchmarkKeystrokeToRows(b *testing.B) {
 	r, _ := sessionref.NewResolver(store, sessionref.Config{})
 	cwd := fakestore.Cwds("")[0]
 	m := newTestPicker(ResolverSource(r, 50), withTarget(sessionref.Target{ID: "self", Cwd: &cwd}))
-	m, _ = m.Open("")
+	_ = m.Open("")
 	queries := []string{"p", "pa", "par", "pars", "parse", "parser"}
 	b.ResetTimer()
 	i := 0
@@ -29,7 +29,8 @@ func BenchmarkKeystrokeToRows(b *testing.B) {
 		i++
 		m.cache = nil // measure the fetch, not the cache
 		m.query = ""
-		next, c := m.SetQuery(q)
+		next := m
+		c := next.SetQuery(q)
 		// The batch is (fetch, slow tick); run the fetch only: the tick
 		// just waits and is not part of the work.
 		fetch := c().(tea.BatchMsg)[0]
@@ -43,10 +44,10 @@ func BenchmarkKeystrokeToRows(b *testing.B) {
 // fetch runs later, in a Cmd).
 func BenchmarkUpdateKeystroke(b *testing.B) {
 	m := newTestPicker(SourceFunc(func(context.Context, string) ([]sessionref.Candidate, error) { return nil, nil }))
-	m, _ = m.Open("")
+	_ = m.Open("")
 	i := 0
 	for b.Loop() {
-		m, _ = m.SetQuery(fmt.Sprint(i))
+		_ = m.SetQuery(fmt.Sprint(i))
 		i++
 	}
 }
@@ -60,7 +61,7 @@ func BenchmarkView50k(b *testing.B) {
 		items[i] = c
 	}
 	m := newTestPicker(&fakeSource{items: items})
-	m, cmd := m.Open("")
+	cmd := m.Open("")
 	m, _ = settle(m, cmd)
 	if len(m.Answer(SessionsID).Candidates) != 50000 {
 		b.Fatal(len(m.Answer(SessionsID).Candidates))
@@ -87,7 +88,7 @@ func BenchmarkViewByListLength(b *testing.B) {
 				items[i] = c
 			}
 			m := newTestPicker(&fakeSource{items: items})
-			m, cmd := m.Open("")
+			cmd := m.Open("")
 			m, _ = settle(m, cmd)
 			b.ResetTimer()
 			for b.Loop() {

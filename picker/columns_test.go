@@ -24,7 +24,7 @@ func viewQuery(t *testing.T, w int, q string, items []sessionref.Candidate, hits
 	}
 	m := newTestPicker(&fakeSource{items: items}, opts...)
 	m.SetScreenSize(w, 24)
-	m, cmd := m.Open(q)
+	cmd := m.Open(q)
 	m, _ = settle(m, cmd)
 	return ansi.Strip(m.View())
 }
@@ -81,7 +81,7 @@ func TestColumnsThatSayNothingGo(t *testing.T) {
 			opts = append(opts, WithHitSource(func(context.Context, string) ([]Hit, error) { return hits, nil }))
 		}
 		m := newTestPicker(&fakeSource{items: c.items}, opts...)
-		m, cmd := m.Open(q)
+		cmd := m.Open(q)
 		m, _ = settle(m, cmd)
 		if cwd, badge := m.informative(); cwd != c.cwd || badge != c.badge {
 			t.Errorf("%s: folder %v badge %v, want %v %v", c.name, cwd, badge, c.cwd, c.badge)

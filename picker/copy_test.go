@@ -57,9 +57,10 @@ func noTick(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 // and shows the answers, never "context canceled"; the copy stays closed.
 func TestCopyCloseLeavesTheLiveFetch(t *testing.T) {
 	g := gate{open: make(chan struct{}), cancelled: make(chan struct{}, 8)}
-	live, cmd := newTestPicker(g, WithHitSource(g.hits), WithTick(noTick),
-		WithSection(Section{ID: "files", Title: "files", Source: g.files})).Open("pars")
-	copied := live.Close()
+	live, cmd := opened(newTestPicker(g, WithHitSource(g.hits), WithTick(noTick),
+		WithSection(Section{ID: "files", Title: "files", Source: g.files})), "pars")
+	copied := live
+	copied.Close()
 	msgs := run(cmd) // both return their cancellation
 	if len(g.cancelled) != 3 {
 		t.Fatalf("%d of the three fetches were cancelled by the copy, want all: the test proves nothing", len(g.cancelled))
@@ -93,7 +94,7 @@ func TestCopyCloseLeavesTheLiveFetch(t *testing.T) {
 func TestCopiesKeepTheirOwnCache(t *testing.T) {
 	live := openWith(t, newTestPicker(&fakeSource{}), "")
 	copied := live
-	copied, cmd := copied.SetQuery("pars")
+	cmd := copied.SetQuery("pars")
 	copied, _ = settle(copied, cmd)
 	if _, ok := copied.cache[cacheKey{copied.targetKey, "pars"}]; !ok {
 		t.Fatal("the copy did not cache its answer: the test proves nothing")

@@ -54,7 +54,7 @@ func TestFolderMatchShows(t *testing.T) {
 		t.Helper()
 		src := &coreLike{}
 		m := newTestPicker(src, withWidth(w))
-		m, cmd := m.Open(q)
+		cmd := m.Open(q)
 		m, _ = settle(m, cmd)
 		return m, src, ansi.Strip(m.View())
 	}
@@ -104,17 +104,17 @@ func TestCutListSaysTypeToFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newTestPicker(ResolverSource(s, 50), withTarget(sessionref.Target{ID: "current"}))
-	m, cmd := m.Open("")
+	cmd := m.Open("")
 	m, _ = settle(m, cmd)
 	if v := ansi.Strip(m.View()); len(m.Answer(SessionsID).Candidates) != 50 || !strings.Contains(v, "1/50 · first 50 · type to filter") {
 		t.Fatalf("%d items:\n%s", len(m.Answer(SessionsID).Candidates), v)
 	}
-	m, cmd = m.SetQuery("session 29")
+	cmd = m.SetQuery("session 29")
 	m, _ = settle(m, cmd)
 	if v := ansi.Strip(m.View()); strings.Contains(v, "type to filter") {
 		t.Fatalf("a whole list says to filter:\n%s", v)
 	}
-	m, _ = m.SetQuery("") // from the cache
+	_ = m.SetQuery("") // from the cache
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "type to filter") {
 		t.Fatalf("the cached answer lost its note:\n%s", v)
 	}
@@ -152,7 +152,7 @@ func TestPopupHeightHolds(t *testing.T) {
 		}
 		return cands, hits
 	}
-	m, cmd := m.Open("r")
+	cmd := m.Open("r")
 	cands, hits := answers(cmd)
 	m, _ = m.Update(cands[0]) // the candidates first; the hits still searched
 	before := m.Rect().H
@@ -164,7 +164,7 @@ func TestPopupHeightHolds(t *testing.T) {
 		t.Fatalf("the popup went from %d to %d lines when the hits arrived", before, h)
 	}
 	// A keystroke: nothing answered yet, the height stays.
-	m, cmd = m.SetQuery("session 1 r")
+	cmd = m.SetQuery("session 1 r")
 	if h := m.Rect().H; h != before {
 		t.Fatalf("typing took the popup from %d to %d lines before any answer", before, h)
 	}

@@ -51,7 +51,7 @@
 // another picker, an older query or a closed picker is ignored. A
 // [tea.WindowSizeMsg] sets the screen size, as [Model.SetScreenSize]
 // does; a host that keeps the popup in a pane calls [Model.SetBounds] as
-// well. The composer and the mention package's textarea adapter route to
+// well. The composer and the mentiontextarea adapter route to
 // their picker themselves: route every message to them instead.
 //
 // # Sections

@@ -26,7 +26,7 @@ func ExampleWithAge() {
 		picker.WithClock(func() time.Time { return now }))
 	p.SetScreenSize(50, 10)
 	p.SetAnchor(0, 9)
-	p, _ = p.Open("")
+	_ = p.Open("")
 	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "", picker.Answer{Candidates: cands}))
 	for _, row := range strings.Split(ansi.Strip(p.View()), "\n")[1:3] {
 		fmt.Println(strings.Join(strings.Fields(strings.Trim(row, "│")), " "))

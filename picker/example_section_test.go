@@ -57,12 +57,12 @@ func ExampleWithSection() {
 	p.SetScreenSize(50, 12)
 	p.SetAnchor(0, 11)
 
-	p, cmd := p.Open("par")
+	cmd := p.Open("par")
 	p = feedAll(p, cmd)
 	fmt.Println(ansi.Strip(p.View()))
 
 	p, _ = p.Update(tea.KeyPressMsg{Code: tea.KeyTab})
-	if _, picked, ok := p.TakePick(); ok && picked.Item != nil {
+	if picked, ok := p.TakePick(); ok && picked.Item != nil {
 		fmt.Println(picked.Section, picked.Item.Insert, picked.Item.Value)
 	}
 	// Output:
@@ -87,7 +87,7 @@ func ExampleModel_SetTarget() {
 	p := picker.New(picker.ResolverSource(resolver, 20), picker.WithSlowAfter(0))
 	p.SetTarget(sessionref.Target{ID: "alpha"})
 
-	p, cmd := p.Open("parser")
+	cmd := p.Open("parser")
 	p = feedAll(p, cmd)
 	rows := p.Answer(picker.SessionsID).Candidates
 	fmt.Println(len(rows), rows[0].SessionID)

@@ -32,13 +32,13 @@ func Example() {
 	p.SetScreenSize(60, 20)
 	p.SetAnchor(0, 18)
 
-	p, cmd := p.Open("beta")
+	cmd := p.Open("beta")
 	p = feed(p, cmd)
 	row := strings.Split(ansi.Strip(p.View()), "\n")[1]
 	fmt.Println(strings.Join(strings.Fields(strings.Trim(row, "│")), " "))
 
 	p, _ = p.Update(tea.KeyPressMsg{Code: tea.KeyTab})
-	if p, picked, ok := p.TakePick(); ok {
+	if picked, ok := p.TakePick(); ok {
 		fmt.Println(picked.Mention, p.IsOpen())
 	}
 	// Output:
@@ -53,7 +53,7 @@ func ExampleNewAnswerMsg() {
 	p.SetStyles(picker.PlainStyles())
 	p.SetScreenSize(40, 10)
 	p.SetAnchor(0, 9)
-	p, _ = p.Open("zzzq")
+	_ = p.Open("zzzq")
 	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "zzzq", picker.Answer{}))
 
 	enter := tea.KeyPressMsg{Code: tea.KeyEnter}
@@ -81,7 +81,7 @@ func ExampleModel_Layer() {
 	p.SetScreenSize(50, 6)
 	p.SetBounds(picker.Rect{X: 10, Y: 0, W: 40, H: 6}) // the chat pane right of a sidebar
 	p.SetAnchor(12, 5)
-	p, _ = p.Open("")
+	_ = p.Open("")
 	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "", picker.Answer{Candidates: cands}))
 
 	screen := strings.Repeat(strings.Repeat(".", 50)+"\n", 5) + "sidebar   › @"
@@ -103,10 +103,10 @@ func ExampleModel_KeyMap() {
 	p := picker.New(picker.SourceFunc(nil))
 	h := help.New()
 	fmt.Printf("closed: %q\n", ansi.Strip(h.ShortHelpView(p.KeyMap().ShortHelp())))
-	p, _ = p.Open("x")
+	_ = p.Open("x")
 	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "x", picker.Answer{}))
 	fmt.Printf("no rows: %q\n", ansi.Strip(h.ShortHelpView(p.KeyMap().ShortHelp())))
-	p, _ = p.SetQuery("y")
+	_ = p.SetQuery("y")
 	p, _ = p.Update(picker.NewAnswerMsg(p, picker.SessionsID, "y", picker.Answer{Candidates: []sessionref.Candidate{{SessionID: "y", Label: "y"}}}))
 	fmt.Printf("a row: %q\n", ansi.Strip(h.ShortHelpView(p.KeyMap().ShortHelp())))
 	// Output:
@@ -137,7 +137,7 @@ func ExampleWithHitSource() {
 	p.SetStyles(picker.PlainStyles())
 	p.SetScreenSize(40, 10)
 	p.SetAnchor(0, 9)
-	p, cmd := p.Open("retry")
+	cmd := p.Open("retry")
 	for _, msg := range run(cmd) {
 		p, _ = p.Update(msg)
 	}
@@ -145,7 +145,7 @@ func ExampleWithHitSource() {
 		fmt.Println(strings.Join(strings.Fields(strings.Trim(l, "│")), " "))
 	}
 	p, _ = p.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	_, picked, _ := p.TakePick()
+	picked, _ := p.TakePick()
 	fmt.Println(picked.Mention)
 	// Output:
 	// in messages
@@ -167,7 +167,7 @@ func (m chat) Update(msg tea.Msg) (chat, tea.Cmd) {
 	case tea.KeyPressMsg:
 		if !m.picker.WantsKey(msg) && msg.String() == "@" {
 			var cmd tea.Cmd
-			m.picker, cmd = m.picker.Open("")
+			cmd = m.picker.Open("")
 			return m, cmd
 		}
 	case picker.PickedMsg:
@@ -177,8 +177,7 @@ func (m chat) Update(msg tea.Msg) (chat, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.picker, cmd = m.picker.Update(msg)
-	if p, picked, ok := m.picker.TakePick(); ok {
-		m.picker = p
+	if picked, ok := m.picker.TakePick(); ok {
 		m.sent = append(m.sent, picked.Mention)
 	}
 	return m, cmd

@@ -25,7 +25,7 @@ func FuzzItemsFit(f *testing.F) {
 			WithSection(Section{ID: "b", Title: title, Source: src, OnEmpty: true}))
 		m.SetScreenSize(w, 12)
 		m.SetAnchor(0, 11)
-		m, _ = m.Open(query)
+		_ = m.Open(query)
 		m, _ = m.Update(fetchedMsg(m, query, corpus[:1], nil))
 		m, _ = m.Update(itemsMsg(m, "a", query, items, nil))
 		var err error

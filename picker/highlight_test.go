@@ -24,7 +24,7 @@ func TestLateAnswersKeepTheHighlight(t *testing.T) {
 	}{{"no move", 0, corpus[0].SessionID}, {"hit that is also a candidate", 2, corpus[0].SessionID}, {"a hit", 1, hitCorpus[1].SessionID}} {
 		hs := &fakeHits{}
 		m := newHitsPicker(hs)
-		m, _ = m.Open("parser")
+		_ = m.Open("parser")
 		m, _ = m.Update(hitsMsg(m, "parser", mustHits(t, hs, "parser"), nil))
 		for range tc.moves {
 			m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
@@ -34,25 +34,25 @@ func TestLateAnswersKeepTheHighlight(t *testing.T) {
 			t.Fatalf("%s: after the candidates %q is highlighted, want %q", tc.name, got.SessionID, tc.want)
 		}
 		// A refresh (the index synced) answers the same query again.
-		m, _ = m.Refresh()
+		_ = m.Refresh()
 		m, _ = m.Update(hitsMsg(m, "parser", mustHits(t, hs, "parser"), nil))
 		m, _ = m.Update(fetchedMsg(m, "parser", []sessionref.Candidate{corpus[0], corpus[1]}, nil))
 		if got, ok := m.Highlighted(); !ok || got.SessionID != tc.want {
 			t.Fatalf("%s: after a refresh %q is highlighted, want %q", tc.name, got.SessionID, tc.want)
 		}
 		m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-		if _, p, ok := m.TakePick(); !ok || p.Candidate.SessionID != tc.want {
+		if p, ok := m.TakePick(); !ok || p.Candidate.SessionID != tc.want {
 			t.Fatalf("%s: Enter picked %q, want %q", tc.name, p.Candidate.Label, tc.want)
 		}
 	}
 	// A new query starts again at its first row.
 	hs := &fakeHits{}
 	m := newHitsPicker(hs)
-	m, _ = m.Open("parser")
+	_ = m.Open("parser")
 	m, _ = m.Update(hitsMsg(m, "parser", mustHits(t, hs, "parser"), nil))
 	m, _ = m.Update(fetchedMsg(m, "parser", []sessionref.Candidate{corpus[0], corpus[1]}, nil))
 	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
-	m, _ = m.SetQuery("parse")
+	_ = m.SetQuery("parse")
 	m, _ = m.Update(fetchedMsg(m, "parse", []sessionref.Candidate{corpus[0], corpus[1]}, nil))
 	if m.Cursor() != 0 {
 		t.Fatalf("a new query kept the cursor at %d", m.Cursor())
@@ -64,10 +64,10 @@ func TestLateAnswersKeepTheHighlight(t *testing.T) {
 // the answers to the last query.
 func burst(t *testing.T, m Model, query string) (Model, map[string]AnswerMsg) {
 	t.Helper()
-	m, cmd := m.Open("")
+	cmd := m.Open("")
 	m, _ = settle(m, cmd) // the empty '@' lists sessions
 	for i := 1; i <= len(query); i++ {
-		m, cmd = m.SetQuery(query[:i])
+		cmd = m.SetQuery(query[:i])
 	}
 	answers := map[string]AnswerMsg{}
 	for _, msg := range run(cmd) {
@@ -94,7 +94,7 @@ func TestBurstHitsFirstHighlightsTheFirstRow(t *testing.T) {
 		t.Fatalf("highlight on %q (cursor %d), want the first session %q", got.Label, m.Cursor(), first.Label)
 	}
 	m, _ = m.Update(press("tab"))
-	if _, p, ok := m.TakePick(); !ok || p.Candidate.SessionID != first.SessionID || p.Section != SessionsID {
+	if p, ok := m.TakePick(); !ok || p.Candidate.SessionID != first.SessionID || p.Section != SessionsID {
 		t.Fatalf("tab picked %+v %v, want %q", p, ok, first.Label)
 	}
 
@@ -103,11 +103,11 @@ func TestBurstHitsFirstHighlightsTheFirstRow(t *testing.T) {
 	m, answers = burst(t, newHitsPicker(&fakeHits{}), "pars")
 	m, _ = m.Update(press("tab"))
 	m, _ = m.Update(answers[MessagesID])
-	if _, p, ok := m.TakePick(); ok {
+	if p, ok := m.TakePick(); ok {
 		t.Fatalf("picked %q before the sessions answered", p.Candidate.Label)
 	}
 	m, _ = m.Update(answers[SessionsID])
-	if _, p, ok := m.TakePick(); !ok || p.Candidate.SessionID != first.SessionID {
+	if p, ok := m.TakePick(); !ok || p.Candidate.SessionID != first.SessionID {
 		t.Fatalf("early tab picked %+v %v, want %q", p, ok, first.Label)
 	}
 }

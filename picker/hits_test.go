@@ -72,7 +72,7 @@ func newHitsPicker(hs *fakeHits, opts ...Option) Model {
 // openBoth opens m on query and applies both answers.
 func openBoth(t *testing.T, m Model, query string) Model {
 	t.Helper()
-	m, cmd := m.Open(query)
+	cmd := m.Open(query)
 	m, _ = settle(m, cmd)
 	if !m.SectionFresh(SessionsID) || !m.SectionFresh(MessagesID) {
 		t.Fatalf("answers not applied: fresh=%v hits fresh=%v", m.SectionFresh(SessionsID), m.SectionFresh(MessagesID))
@@ -153,7 +153,7 @@ func TestClickMapsToEntries(t *testing.T) {
 		7: hitCorpus[3].SessionID, 8: hitCorpus[3].SessionID,
 	} {
 		m, cmd := base.Update(tea.MouseClickMsg{X: g.left + 6, Y: g.top + line, Button: tea.MouseLeft})
-		m, p, ok := m.TakePick()
+		p, ok := m.TakePick()
 		if !ok || p.Candidate.SessionID != want {
 			t.Fatalf("click on line %d picked %q (%v), want %q", line, p.Candidate.SessionID, ok, want)
 		}
@@ -180,7 +180,7 @@ func TestPickFromHits(t *testing.T) {
 		m, _ = m.Update(press("down"))
 	}
 	m, cmd := m.Update(press("enter"))
-	m, p, ok := m.TakePick()
+	p, ok := m.TakePick()
 	h := hitCorpus[1]
 	want, _ := sessionref.FormatMention(sessionref.Reference{SessionID: h.SessionID, Label: &h.Label})
 	if !ok || p.Candidate != h.Candidate || p.Mention != want || m.IsOpen() {
@@ -198,7 +198,7 @@ func TestStaleHitsAreDropped(t *testing.T) {
 	hs := &fakeHits{}
 	m := openBoth(t, newHitsPicker(hs), "parser")
 	old := hitsMsg(m, "parser", hitCorpus[:1], nil)
-	m, cmd := m.SetQuery("retry")
+	cmd := m.SetQuery("retry")
 	if ctx := hs.calls[len(hs.calls)-1].ctx; ctx.Err() == nil {
 		t.Fatal("the older search was not cancelled")
 	}
@@ -212,7 +212,7 @@ func TestStaleHitsAreDropped(t *testing.T) {
 	// An older picker's answer, or one for the right query but an older
 	// search, is dropped too.
 	m2 := newHitsPicker(hs)
-	m2, _ = m2.Open("retry")
+	_ = m2.Open("retry")
 	m, _ = m.Update(hitsMsg(m2, "retry", hitCorpus[:1], nil))
 	if m.SectionFresh(MessagesID) {
 		t.Fatal("another picker's answer was applied")
@@ -235,7 +235,7 @@ func TestStaleHitsAreDropped(t *testing.T) {
 // none, and picks the first hit.
 func TestPickWaitsForHits(t *testing.T) {
 	m := newHitsPicker(&fakeHits{})
-	m, cmd := m.Open("backoff")
+	cmd := m.Open("backoff")
 	msgs := run(cmd)
 	m, _ = m.Update(press("tab"))
 	if !m.Accepting() {
@@ -254,7 +254,7 @@ func TestPickWaitsForHits(t *testing.T) {
 		t.Fatalf("no title matches, the hits are due: still waiting, visibly:\n%s", ansi.Strip(m.View()))
 	}
 	m, _ = m.Update(hits)
-	_, p, ok := m.TakePick()
+	p, ok := m.TakePick()
 	if !ok || p.Candidate.SessionID != hitCorpus[0].SessionID {
 		t.Fatalf("picked %+v %v", p, ok)
 	}
@@ -266,7 +266,7 @@ func TestBlankQueryDoesNotSearch(t *testing.T) {
 	m := openBoth(t, newHitsPicker(hs), "parser")
 	n := len(hs.calls)
 	for _, q := range []string{"", "   "} {
-		m, cmd := m.SetQuery(q)
+		cmd := m.SetQuery(q)
 		m, _ = settle(m, cmd)
 		if len(hs.calls) != n || len(m.Answer(MessagesID).Hits) != 0 || strings.Contains(ansi.Strip(m.View()), "in messages") {
 			t.Fatalf("query %q: %d searches, hits %v", q, len(hs.calls)-n, ids(m.Answer(MessagesID).Hits))
@@ -383,7 +383,7 @@ func TestPositionInBottomBorder(t *testing.T) {
 	for _, w := range []int{40, 80, 200} {
 		m := newTestPicker(&fakeSource{items: items}, WithHitSource(src))
 		m.SetScreenSize(w, 30)
-		m, cmd := m.Open("parser")
+		cmd := m.Open("parser")
 		m, _ = settle(m, cmd)
 		if b := bottom(m); !strings.HasSuffix(b, "─ 1/17 · 5 in messages ─╯") {
 			t.Errorf("width %d: bottom border %q", w, b)
@@ -402,7 +402,7 @@ func TestPositionInBottomBorder(t *testing.T) {
 	for w, want := range map[int]string{24: "─ 1/17 · 5 in msgs ─╯", 14: "─ 1/17 ─╯", 8: "╰──────╯"} {
 		m := newTestPicker(&fakeSource{items: items}, WithHitSource(src))
 		m.SetScreenSize(w, 30)
-		m, cmd := m.Open("parser")
+		cmd := m.Open("parser")
 		m, _ = settle(m, cmd)
 		if b := bottom(m); !strings.HasSuffix(b, want) {
 			t.Errorf("width %d: bottom border %q, want it to end %q", w, b, want)

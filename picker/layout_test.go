@@ -20,7 +20,7 @@ import (
 // openWith opens a picker on query and applies the source's answer.
 func openWith(t *testing.T, m Model, query string) Model {
 	t.Helper()
-	m, _ = m.Open(query)
+	_ = m.Open(query)
 	m, _ = answer(m, m.source)
 	if !m.SectionFresh(SessionsID) {
 		t.Fatal("the answer was not applied")
@@ -237,9 +237,9 @@ func TestRowWidthsWithHardText(t *testing.T) {
 			m := newTestPicker(&fakeSource{items: hard}, withDisable(disable), withMaxRows(len(hard)))
 			m.SetScreenSize(w, 30)
 			m.SetAnchor(0, 29)
-			m, cmd := m.Open("")
+			cmd := m.Open("")
 			m, _ = settle(m, cmd)
-			m, _ = m.SetQuery(q) // a stale list while q is fetched
+			_ = m.SetQuery(q) // a stale list while q is fetched
 			checkBox(t, m)
 			m, _ = settle(m, func() tea.Msg { return fetchedMsg(m, q, hard, nil) })
 			lines := checkBox(t, m)
@@ -267,17 +267,17 @@ func TestGoldenStates(t *testing.T) {
 			return openWith(t, m, "")
 		},
 		"searching": func(m Model) Model {
-			m, _ = openWith(t, m, "").SetQuery("pars")
+			m, _ = queried(openWith(t, m, ""), "pars")
 			m, _ = m.Update(slowMsg{m.id, m.seq})
 			return m
 		},
 		"picking_first_match": func(m Model) Model {
-			m, _ = openWith(t, m, "").SetQuery("pars")
+			m, _ = queried(openWith(t, m, ""), "pars")
 			m, _ = m.Update(press("tab"))
 			return m
 		},
 		"error": func(m Model) Model {
-			m, _ = m.Open("x")
+			_ = m.Open("x")
 			m, _ = m.Update(fetchedMsg(m, "x", nil, errors.New("read /home/dev/.dsh/sessions: permission denied")))
 			return m
 		},

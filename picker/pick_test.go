@@ -23,7 +23,7 @@ func answer(m Model, src Source) (Model, tea.Cmd) {
 
 func noPick(t *testing.T, m Model, cmd tea.Cmd) {
 	t.Helper()
-	if _, p, ok := m.TakePick(); ok {
+	if p, ok := m.TakePick(); ok {
 		t.Fatalf("picked %+v", p)
 	}
 	for _, msg := range run(cmd) {
@@ -36,25 +36,25 @@ func noPick(t *testing.T, m Model, cmd tea.Cmd) {
 // TakePick hands over the pick of the Update that made it, once.
 func TestTakePick(t *testing.T) {
 	m := openWith(t, newTestPicker(&fakeSource{}), "pars")
-	if _, _, ok := m.TakePick(); ok {
+	if _, ok := m.TakePick(); ok {
 		t.Fatal("a pick before any key")
 	}
 	m, cmd := m.Update(press("enter"))
-	m, p, ok := m.TakePick()
+	p, ok := m.TakePick()
 	if !ok || p.Candidate.SessionID != corpus[0].SessionID || m.IsOpen() {
 		t.Fatalf("TakePick = %+v, %v (open %v)", p, ok, m.IsOpen())
 	}
 	if sent := picked(t, run(cmd)); sent != p {
 		t.Fatalf("the Cmd sent %+v, TakePick gave %+v", sent, p)
 	}
-	if _, _, ok := m.TakePick(); ok {
+	if _, ok := m.TakePick(); ok {
 		t.Fatal("the pick was handed over twice")
 	}
 	// An unclaimed pick does not outlive the next Update.
 	m = openWith(t, m, "pars")
 	m, _ = m.Update(press("tab"))
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if _, _, ok := m.TakePick(); ok {
+	if _, ok := m.TakePick(); ok {
 		t.Fatal("a pick of an earlier Update was handed over")
 	}
 }
@@ -76,7 +76,7 @@ func TestNothingPickableConsumesEnterAndSaysWhy(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			m, cmd := newTestPicker(tc.src, tc.opts...).Open(tc.query)
+			m, cmd := opened(newTestPicker(tc.src, tc.opts...), tc.query)
 			m, _ = settle(m, cmd)
 			if m.Pickable() || m.Status() != tc.status {
 				t.Fatalf("Pickable %v, Status %q, want %q", m.Pickable(), m.Status(), tc.status)
@@ -117,7 +117,7 @@ func TestKeyMapByState(t *testing.T) {
 	}
 	// While a search runs Tab still does something: it waits for the
 	// first match.
-	if pending, _ := m.SetQuery("parser"); !pending.KeyMap().Accept.Enabled() {
+	if pending, _ := queried(m, "parser"); !pending.KeyMap().Accept.Enabled() {
 		t.Fatal("Accept disabled while a pick would wait for the first match")
 	}
 	// SetKeyMap rebinds; the rebinding is matched and consumed.
@@ -128,7 +128,7 @@ func TestKeyMapByState(t *testing.T) {
 		t.Fatal("the rebinding is not what the picker consumes")
 	}
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'y', Mod: tea.ModCtrl})
-	if _, _, ok := m.TakePick(); !ok {
+	if _, ok := m.TakePick(); !ok {
 		t.Fatal("the rebound key did not pick")
 	}
 	if got := m.KeyMap().Accept.Keys(); len(got) != 1 || got[0] != "ctrl+y" {
@@ -143,7 +143,7 @@ func TestKeyMapByState(t *testing.T) {
 func TestPickWhileSearchingWaitsVisibly(t *testing.T) {
 	src := &fakeSource{}
 	m := openWith(t, newTestPicker(src, WithSlowAfter(time.Hour)), "")
-	m, _ = m.SetQuery("emoji")
+	_ = m.SetQuery("emoji")
 	if m.SectionFresh(SessionsID) || len(m.Answer(SessionsID).Candidates) != len(corpus) {
 		t.Fatal("the old rows should still show while the new query runs")
 	}
@@ -165,7 +165,7 @@ func TestPickWhileSearchingWaitsVisibly(t *testing.T) {
 
 	// No match: nothing is picked, and the popup says why.
 	m = openWith(t, newTestPicker(src, WithSlowAfter(time.Hour)), "")
-	m, _ = m.SetQuery("zzzq")
+	_ = m.SetQuery("zzzq")
 	m, _ = m.Update(press("enter"))
 	m, cmd = answer(m, src)
 	noPick(t, m, cmd)
@@ -175,7 +175,7 @@ func TestPickWhileSearchingWaitsVisibly(t *testing.T) {
 
 	// Nothing on screen yet (the first fetch is not slow): Tab shows the
 	// popup with the wait at once.
-	m, _ = newTestPicker(src, WithSlowAfter(time.Hour)).Open("pars")
+	m, _ = opened(newTestPicker(src, WithSlowAfter(time.Hour)), "pars")
 	if m.View() != "" {
 		t.Fatal("a fresh fetch should not flash a popup")
 	}
@@ -193,13 +193,13 @@ func TestPickWhileSearchingWaitsVisibly(t *testing.T) {
 // A click on a row of a stale list picks that row, as drawn.
 func TestClickOnStaleRowPicksIt(t *testing.T) {
 	m := openWith(t, newTestPicker(&fakeSource{}, WithSlowAfter(time.Hour)), "")
-	m, _ = m.SetQuery("emoji")
+	_ = m.SetQuery("emoji")
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
 	r := m.Rect()
 	for i, l := range lines {
 		if strings.Contains(l, "Café menu") {
 			m, _ = m.Update(tea.MouseClickMsg{X: r.X + 5, Y: r.Y + i, Button: tea.MouseLeft})
-			if _, p, ok := m.TakePick(); !ok || p.Candidate.SessionID != corpus[4].SessionID {
+			if p, ok := m.TakePick(); !ok || p.Candidate.SessionID != corpus[4].SessionID {
 				t.Fatalf("click picked %+v, %v", p, ok)
 			}
 			return

@@ -321,41 +321,42 @@ func (m Model) disabled(c sessionref.Candidate) (string, bool) {
 	return m.disable(c)
 }
 
-// TakePick returns the pick made by the last Update, if any, and a Model
-// that no longer holds it. A host that embeds the picker uses it to take
+// TakePick returns the pick made by the last Update, if any, and forgets
+// it. A host that embeds the picker uses it to take
 // the pick in the same Update as the key or click that made it; the
 // [PickedMsg] the picker also sends as a Cmd is for other listeners.
-func (m Model) TakePick() (Model, PickedMsg, bool) {
+func (m *Model) TakePick() (PickedMsg, bool) {
 	if m.pick == nil {
-		return m, PickedMsg{}, false
+		return PickedMsg{}, false
 	}
 	p := *m.pick
 	m.pick = nil
-	return m, p, true
+	return p, true
 }
 
 // Open shows the picker for query; the cache starts empty so a reopened
 // picker shows current sessions. The query may hold any text, spaces
 // included: where a query ends is the host's decision.
-func (m Model) Open(query string) (Model, tea.Cmd) {
+func (m *Model) Open(query string) tea.Cmd {
 	m.open, m.held = true, 0
 	m.cache, m.moreOf = nil, nil
 	m.cacheKeys = nil
 	m.clearAll()
 	m.cursor, m.offset = 0, 0
 	m.pv.gen++ // cached previews show, and are read again
-	m, cmd := m.runQuery(query)
-	return m.followPreview(cmd)
+	var cmd tea.Cmd
+	*m, cmd = m.runQuery(query)
+	*m, cmd = m.followPreview(cmd)
+	return cmd
 }
 
 // Close hides the picker and cancels its fetches.
-func (m Model) Close() Model {
+func (m *Model) Close() {
 	m.open = false
 	m.acceptOnArrival = false
 	m.notice, m.nudged = "", false
 	m.stopAll()
 	m.stopPreview()
-	return m
 }
 
 // Refresh asks the sources again for the current query, for a host whose
@@ -364,9 +365,9 @@ func (m Model) Close() Model {
 // fetched anew. The rows on screen stay until the answers arrive, a row
 // the user moved to stays highlighted, and a pick waiting for the first
 // match still waits for it.
-func (m Model) Refresh() (Model, tea.Cmd) {
+func (m *Model) Refresh() tea.Cmd {
 	if !m.open {
-		return m, nil
+		return nil
 	}
 	m.cache, m.cacheKeys, m.moreOf = nil, nil, nil
 	if f, ok := m.source.(forgetter); ok {
@@ -374,21 +375,25 @@ func (m Model) Refresh() (Model, tea.Cmd) {
 	}
 	accept, chose, seen := m.acceptOnArrival, m.chose, m.cursorRef()
 	m.pv.gen++
-	m, cmd := m.runQuery(m.query)
+	var cmd tea.Cmd
+	*m, cmd = m.runQuery(m.query)
 	m.acceptOnArrival, m.chose = accept, chose
 	m.placeCursor(seen)
-	return m.followPreview(cmd)
+	*m, cmd = m.followPreview(cmd)
+	return cmd
 }
 
 // SetQuery changes the query. A cached answer shows at once; otherwise
 // each section's fetch starts, with its own context, and the previous
 // one is cancelled.
-func (m Model) SetQuery(query string) (Model, tea.Cmd) {
+func (m *Model) SetQuery(query string) tea.Cmd {
 	if !m.open || query == m.query {
-		return m, nil
+		return nil
 	}
-	m, cmd := m.runQuery(query)
-	return m.followPreview(cmd)
+	var cmd tea.Cmd
+	*m, cmd = m.runQuery(query)
+	*m, cmd = m.followPreview(cmd)
+	return cmd
 }
 
 // runQuery makes query current and asks every section, and puts the

@@ -149,7 +149,7 @@ func picked(t *testing.T, msgs []tea.Msg) PickedMsg {
 
 func TestOpenFetchAndPick(t *testing.T) {
 	src := &fakeSource{}
-	m, cmd := newTestPicker(src).Open("pars")
+	m, cmd := opened(newTestPicker(src), "pars")
 	if !m.IsOpen() || m.SectionFresh(SessionsID) {
 		t.Fatal("should be open and pending")
 	}
@@ -170,7 +170,7 @@ func TestOpenFetchAndPick(t *testing.T) {
 }
 
 func TestNavigationWrapsAndPages(t *testing.T) {
-	m, cmd := newTestPicker(&fakeSource{}, withMaxRows(3)).Open("")
+	m, cmd := opened(newTestPicker(&fakeSource{}, withMaxRows(3)), "")
 	m, _ = settle(m, cmd)
 	m, _ = m.Update(press("up"))
 	if m.Cursor() != len(corpus)-1 {
@@ -194,8 +194,8 @@ func TestNavigationWrapsAndPages(t *testing.T) {
 
 func TestStaleRepliesAreDropped(t *testing.T) {
 	src := &fakeSource{}
-	m, cmdA := newTestPicker(src).Open("p")
-	m, cmdB := m.SetQuery("pars")
+	m, cmdA := opened(newTestPicker(src), "p")
+	cmdB := m.SetQuery("pars")
 	msgsA, msgsB := run(cmdA), run(cmdB)
 	feed := func(m Model, msgs []tea.Msg) (Model, []tea.Msg) {
 		var out []tea.Msg
@@ -214,7 +214,7 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 	}
 	// A fast Enter while the newest query is pending never picks a row of
 	// an older query.
-	m, cmdC := m.SetQuery("parser")
+	cmdC := m.SetQuery("parser")
 	if _, ok := m.Highlighted(); ok {
 		t.Fatal("a row of an older query is highlighted")
 	}
@@ -239,16 +239,16 @@ func TestStaleRepliesAreDropped(t *testing.T) {
 
 func TestQueryChangeCancelsPreviousFetch(t *testing.T) {
 	src := &fakeSource{}
-	m, cmd1 := newTestPicker(src).Open("a")
+	m, cmd1 := opened(newTestPicker(src), "a")
 	run(cmd1)
-	m, _ = m.SetQuery("ab")
+	_ = m.SetQuery("ab")
 	src.mu.Lock()
 	first := src.calls[0]
 	src.mu.Unlock()
 	if first.ctx.Err() == nil {
 		t.Fatal("the previous fetch's context was not cancelled")
 	}
-	m = m.Close()
+	m.Close()
 	if m.IsOpen() {
 		t.Fatal("still open")
 	}
@@ -256,12 +256,12 @@ func TestQueryChangeCancelsPreviousFetch(t *testing.T) {
 
 func TestCacheMakesBackspaceInstant(t *testing.T) {
 	src := &fakeSource{}
-	m, cmd := newTestPicker(src).Open("par")
+	m, cmd := opened(newTestPicker(src), "par")
 	m, _ = settle(m, cmd)
-	m, cmd = m.SetQuery("pars")
+	cmd = m.SetQuery("pars")
 	m, _ = settle(m, cmd)
 	calls := len(src.calls)
-	m, cmd = m.SetQuery("par")
+	cmd = m.SetQuery("par")
 	if cmd != nil || !m.SectionFresh(SessionsID) || len(src.calls) != calls {
 		t.Fatal("a cached query fetched again")
 	}
@@ -269,7 +269,7 @@ func TestCacheMakesBackspaceInstant(t *testing.T) {
 
 func TestErrorAndEmptyRows(t *testing.T) {
 	src := &fakeSource{err: errors.New("store offline")}
-	m, cmd := newTestPicker(src).Open("x")
+	m, cmd := opened(newTestPicker(src), "x")
 	m, _ = settle(m, cmd)
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "couldn't list sessions: store offline") {
 		t.Fatalf("error row missing:\n%s", v)
@@ -278,7 +278,7 @@ func TestErrorAndEmptyRows(t *testing.T) {
 		t.Fatal("enter with an error row must stay with the picker, which has nothing to pick")
 	}
 	src.err = nil
-	m, cmd = m.SetQuery("zzzz")
+	cmd = m.SetQuery("zzzz")
 	m, _ = settle(m, cmd)
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "no sessions match “zzzz”") {
 		t.Fatalf("empty row missing:\n%s", v)
@@ -299,7 +299,7 @@ func (s slowSource) Candidates(ctx context.Context, q string) ([]sessionref.Cand
 
 func TestSearchingShowsOnlyWhenSlow(t *testing.T) {
 	src := slowSource{make(chan struct{})}
-	m, _ := newTestPicker(src).Open("x")
+	m, _ := opened(newTestPicker(src), "x")
 	if m.View() != "" {
 		t.Fatalf("a fresh fetch should not flash a popup:\n%s", m.View())
 	}
@@ -317,7 +317,7 @@ func TestDisabledRows(t *testing.T) {
 		}
 		return "", false
 	}
-	m, cmd := newTestPicker(&fakeSource{}, withDisable(disable)).Open("")
+	m, cmd := opened(newTestPicker(&fakeSource{}, withDisable(disable)), "")
 	m, _ = settle(m, cmd)
 	if m.Cursor() != 1 {
 		t.Fatalf("cursor should skip the disabled first row, got %d", m.Cursor())
@@ -343,7 +343,7 @@ func TestDisabledRows(t *testing.T) {
 }
 
 func TestMouse(t *testing.T) {
-	m, cmd := newTestPicker(&fakeSource{}, withMaxRows(3), withWidth(60)).Open("")
+	m, cmd := opened(newTestPicker(&fakeSource{}, withMaxRows(3), withWidth(60)), "")
 	m, _ = settle(m, cmd)
 	r := m.Rect()
 	if r.H != 5 || r.Y != 20-5 || r.X != 2 || r.W != 60 {
@@ -376,7 +376,7 @@ func TestPlacementStaysOnScreen(t *testing.T) {
 		m := newTestPicker(&fakeSource{})
 		m.SetScreenSize(tc.w, tc.h)
 		m.SetAnchor(tc.ax, tc.ay)
-		m, cmd := m.Open("")
+		cmd := m.Open("")
 		m, _ = settle(m, cmd)
 		r := m.Rect()
 		if r.X < 0 || r.Y < 0 || r.X+r.W > tc.w || r.Y+r.H > tc.h || r.W == 0 {
@@ -394,7 +394,7 @@ func TestPlacementStaysOnScreen(t *testing.T) {
 }
 
 func TestEscDismisses(t *testing.T) {
-	m, cmd := newTestPicker(&fakeSource{}).Open("")
+	m, cmd := opened(newTestPicker(&fakeSource{}), "")
 	m, _ = settle(m, cmd)
 	m, cmd = m.Update(press("esc"))
 	if m.IsOpen() {
@@ -413,7 +413,7 @@ func TestGoldenViews(t *testing.T) {
 					return "already mentioned", c.SessionID == "scratch"
 				}))
 				m.SetScreenSize(w, 24)
-				m, cmd := m.Open(q)
+				cmd := m.Open(q)
 				m, _ = settle(m, cmd)
 				golden.RequireEqual(t, []byte(ansi.Strip(m.View())))
 			})
@@ -443,7 +443,7 @@ func TestImplausibleAgesAreUnknown(t *testing.T) {
 	for _, w := range []int{40, 80, 200} {
 		m := newTestPicker(&fakeSource{items: items}, WithHitSource(func(context.Context, string) ([]Hit, error) { return hits, nil }))
 		m.SetScreenSize(w, 24)
-		m, cmd := m.Open("parser")
+		cmd := m.Open("parser")
 		m, _ = settle(m, cmd)
 		view := ansi.Strip(m.View())
 		if strings.Contains(view, "y ago") {
@@ -480,7 +480,7 @@ func TestResizeKeepsTheHighlightInView(t *testing.T) {
 	m := newTestPicker(&fakeSource{items: many})
 	m.SetScreenSize(200, 60)
 	m.SetAnchor(0, 59)
-	m, _ = m.Open("")
+	_ = m.Open("")
 	m, _ = m.Update(fetchedMsg(m, "", many, nil))
 	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
 	visible := func() bool {
@@ -506,4 +506,17 @@ func TestResizeKeepsTheHighlightInView(t *testing.T) {
 	if want := max(m.totalLines()-m.visibleRows(), 0); m.offset != want || !visible() {
 		t.Fatalf("grown: offset %d, want %d", m.offset, want)
 	}
+}
+
+// opened is m opened on query, for a test that builds a picker in one
+// expression.
+func opened(m Model, query string) (Model, tea.Cmd) {
+	cmd := m.Open(query)
+	return m, cmd
+}
+
+// queried is m with its query set to query.
+func queried(m Model, query string) (Model, tea.Cmd) {
+	cmd := m.SetQuery(query)
+	return m, cmd
 }

@@ -27,7 +27,7 @@ func BenchmarkHighlightMove(b *testing.B) {
 		m := newTestPicker(&fakeSource{items: manyRows(20)}, opts...)
 		m.SetScreenSize(160, 40)
 		m.SetAnchor(2, 38)
-		m, cmd := m.Open("")
+		cmd := m.Open("")
 		m, _ = drain(m, cmd)
 		if mode == "on-cached" {
 			for range 20 {
@@ -87,7 +87,7 @@ func BenchmarkPreview64KiB(b *testing.B) {
 	m := newTestPicker(ResolverSource(r, 20), withTarget(target), WithPreview(ResolverPreviewer(r)))
 	m.SetScreenSize(200, 60)
 	m.SetAnchor(2, 58)
-	m, cmd := m.Open("big")
+	cmd := m.Open("big")
 	m, _ = drain(m, cmd)
 	pv, ok, _ := m.PreviewFor()
 	if !ok || pv.Bytes < 60<<10 || !pv.Record.Truncated {

@@ -96,7 +96,7 @@ func newPreviewPickerCfg(t testing.TB, cfg sessionref.Config, w, h int, opts ...
 // record as PrepareText's, the newest message at the bottom, sanitised.
 func TestPreviewIsWhatASendCaptures(t *testing.T) {
 	m, r, target := newPreviewPickerCfg(t, sessionref.Config{MaxReferenceBytes: 1500}, 120, 40)
-	m, cmd := m.Open("")
+	cmd := m.Open("")
 	m, _ = drain(m, cmd)
 	c, ok := m.Highlighted()
 	if !ok || c.Label != "parser one" {
@@ -150,7 +150,7 @@ func TestPreviewIsWhatASendCaptures(t *testing.T) {
 // the words a send would use.
 func TestPreviewSaysWhyASessionCannotBeSent(t *testing.T) {
 	m, r, target := newPreviewPicker(t, 120, 40)
-	m, cmd := m.Open("broken")
+	cmd := m.Open("broken")
 	m, _ = drain(m, cmd)
 	_, ok, err := m.PreviewFor()
 	if !ok || err == nil {
@@ -213,7 +213,7 @@ func TestPreviewFollowsTheHighlightOneReadAtATime(t *testing.T) {
 	m := newTestPicker(&fakeSource{items: manyRows(20)}, WithPreview(p), withMaxRows(20))
 	m.SetScreenSize(120, 40)
 	m.SetAnchor(2, 38)
-	m, cmd := m.Open("")
+	cmd := m.Open("")
 	msgs := run(cmd)
 	var first tea.Cmd
 	for _, msg := range msgs {
@@ -268,9 +268,9 @@ func TestPreviewFollowsTheHighlightOneReadAtATime(t *testing.T) {
 	}
 
 	// Reopened, the cached preview shows at once and is read again.
-	m = m.Close()
+	m.Close()
 	n := len(p.calls)
-	m, cmd = m.Open("")
+	cmd = m.Open("")
 	m, _ = drain(m, cmd)
 	if len(p.calls) != n+1 {
 		t.Fatalf("reopening read %d previews, want 1", len(p.calls)-n)
@@ -305,7 +305,7 @@ func TestPreviewCacheBudget(t *testing.T) {
 func TestPreviewNarrowToggle(t *testing.T) {
 	p := &countingPreviewer{}
 	m := newTestPicker(&fakeSource{}, WithPreview(p))
-	m, cmd := m.Open("")
+	cmd := m.Open("")
 	m, _ = drain(m, cmd)
 	if m.PreviewShown() || len(p.calls) != 0 {
 		t.Fatalf("narrow: shown %v, reads %v", m.PreviewShown(), p.calls)
@@ -342,13 +342,13 @@ func TestPreviewNarrowToggle(t *testing.T) {
 
 	wide := newTestPicker(&fakeSource{}, WithPreview(p))
 	wide.SetScreenSize(PreviewMinWidth, 30)
-	wide, cmd = wide.Open("")
+	cmd = wide.Open("")
 	wide, _ = drain(wide, cmd)
 	if wide.WantsKey(altP) || wide.KeyMap().Preview.Enabled() || !wide.PreviewShown() {
 		t.Fatal("at PreviewMinWidth the preview is beside the rows and the key is not the picker's")
 	}
 	off := newTestPicker(&fakeSource{})
-	off, _ = off.Open("")
+	_ = off.Open("")
 	if off.WantsKey(altP) {
 		t.Fatal("without a previewer the key is the host's")
 	}
@@ -367,7 +367,7 @@ func TestPreviewOfAHitShowsTheMatch(t *testing.T) {
 	m := newTestPicker(&fakeSource{items: []sessionref.Candidate{}}, WithHitSource(hits), withTarget(target), WithPreview(ResolverPreviewer(r)), withStyles(PlainStyles()))
 	m.SetScreenSize(120, 30)
 	m.SetAnchor(2, 28)
-	m, cmd := m.Open("retry")
+	cmd := m.Open("retry")
 	m, _ = drain(m, cmd)
 	view := m.View()
 	plain := ansi.Strip(view)
@@ -384,7 +384,7 @@ func TestPreviewOfAHitShowsTheMatch(t *testing.T) {
 // over the rows scrolls the rows.
 func TestPreviewMouse(t *testing.T) {
 	m, _, _ := newPreviewPicker(t, 120, 40)
-	m, cmd := m.Open("parser")
+	cmd := m.Open("parser")
 	m, _ = drain(m, cmd)
 	g := m.layout()
 	// Hover the second row.
@@ -418,7 +418,7 @@ func TestGoldenPreview(t *testing.T) {
 		w, h := size[0], size[1]
 		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
 			m, _, _ := newPreviewPicker(t, w, h)
-			m, cmd := m.Open("par")
+			cmd := m.Open("par")
 			m, _ = drain(m, cmd)
 			if !m.PreviewShown() {
 				m, cmd = m.Update(altP)
@@ -438,14 +438,14 @@ func TestPreviewCacheFollowsCaptureSeq(t *testing.T) {
 	m := newTestPicker(ResolverSource(r, 20), withTarget(target), WithPreview(ResolverPreviewer(r)))
 	m.SetScreenSize(120, 40)
 	m.SetAnchor(2, 38)
-	m, cmd := m.Open("parser two")
+	cmd := m.Open("parser two")
 	m, _ = drain(m, cmd)
 	first := m.previewEntry()
 	if first == nil || first.preview.Record.OriginalMessages != 2 {
 		t.Fatalf("first read: %+v", first)
 	}
-	m = m.Close()
-	m, cmd = m.Open("parser two")
+	m.Close()
+	cmd = m.Open("parser two")
 	var read tea.Cmd
 	for _, msg := range run(cmd) { // the rows arrive; the read waits
 		var c tea.Cmd
@@ -466,8 +466,8 @@ func TestPreviewCacheFollowsCaptureSeq(t *testing.T) {
 	if _, err := store.AppendUser("bbbb0002-0000-4000-8000-000000000002", "one more thing"); err != nil {
 		t.Fatal(err)
 	}
-	m = m.Close()
-	m, cmd = m.Open("parser two")
+	m.Close()
+	cmd = m.Open("parser two")
 	m, _ = drain(m, cmd)
 	if e := m.previewEntry(); e == first || e.preview.Record.OriginalMessages != 3 || !strings.Contains(ansi.Strip(m.View()), "one more thing") {
 		t.Fatalf("the session moved on: %+v", e.preview.Record)
@@ -491,7 +491,7 @@ func TestPreviewKeyOnlyWithAPreviewer(t *testing.T) {
 // rows.
 func TestPreviewInPlacePages(t *testing.T) {
 	m, _, _ := newPreviewPicker(t, 80, 24)
-	m, cmd := m.Open("par")
+	cmd := m.Open("par")
 	m, _ = drain(m, cmd)
 	m, cmd = m.Update(altP)
 	m, _ = drain(m, cmd)
@@ -525,7 +525,7 @@ func TestPreviewHostileTextFits(t *testing.T) {
 		m := newTestPicker(&fakeSource{}, WithPreview(p))
 		m.SetScreenSize(w, 30)
 		m.SetAnchor(2, 28)
-		m, cmd := m.Open("")
+		cmd := m.Open("")
 		m, _ = drain(m, cmd)
 		if !m.PreviewShown() {
 			m, cmd = m.Update(altP)
@@ -557,7 +557,7 @@ func TestPreviewFollowsAResize(t *testing.T) {
 	m := newTestPicker(src, WithPreview(p))
 	m.SetScreenSize(200, 30)
 	m.SetAnchor(2, 28)
-	m, cmd := m.Open("")
+	cmd := m.Open("")
 	m, _ = drain(m, cmd)
 	first, ok := m.Highlighted()
 	if !ok || len(m.Answer(SessionsID).Candidates) < 2 {

@@ -21,7 +21,7 @@ func TestRefreshRefetchesTheOpenQuery(t *testing.T) {
 		return append([]sessionref.Candidate(nil), cands...), nil
 	})
 	m := newTestPicker(src)
-	m, cmd := m.Open("al")
+	cmd := m.Open("al")
 	m, _ = settle(m, cmd)
 	if len(m.Answer(SessionsID).Candidates) != 1 {
 		t.Fatalf("first answer: %d rows", len(m.Answer(SessionsID).Candidates))
@@ -29,12 +29,12 @@ func TestRefreshRefetchesTheOpenQuery(t *testing.T) {
 	mu.Lock()
 	cands = append(cands, sessionref.Candidate{SessionID: "b", Label: "alps"})
 	mu.Unlock()
-	m, cmd = m.SetQuery("al") // the same query: answered from the cache, nothing new
+	cmd = m.SetQuery("al") // the same query: answered from the cache, nothing new
 	m, _ = settle(m, cmd)
 	if len(m.Answer(SessionsID).Candidates) != 1 {
 		t.Fatalf("the same query fetched again: %d rows", len(m.Answer(SessionsID).Candidates))
 	}
-	m, cmd = m.Refresh()
+	cmd = m.Refresh()
 	if len(m.Answer(SessionsID).Candidates) != 1 {
 		t.Fatal("the rows on screen went before the new answer came")
 	}
@@ -42,8 +42,8 @@ func TestRefreshRefetchesTheOpenQuery(t *testing.T) {
 	if len(m.Answer(SessionsID).Candidates) != 2 || !m.SectionFresh(SessionsID) {
 		t.Fatalf("after Refresh: %d rows, fresh %v", len(m.Answer(SessionsID).Candidates), m.SectionFresh(SessionsID))
 	}
-	m = m.Close()
-	if _, cmd := m.Refresh(); cmd != nil {
+	m.Close()
+	if cmd := m.Refresh(); cmd != nil {
 		t.Fatal("a closed picker fetched")
 	}
 }
@@ -66,7 +66,7 @@ func TestRefreshReadsAResolverSourceStoreAgain(t *testing.T) {
 	// keystroke below falls inside it however slow the machine is.
 	src.(resolverSource).l.SetMaxAge(time.Hour)
 	m := newTestPicker(src, withTarget(sessionref.Target{ID: "host"}))
-	m, cmd := m.Open("re")
+	cmd := m.Open("re")
 	m, _ = settle(m, cmd)
 	if len(m.Answer(SessionsID).Candidates) != 1 {
 		t.Fatalf("first answer: %d rows", len(m.Answer(SessionsID).Candidates))
@@ -75,12 +75,12 @@ func TestRefreshReadsAResolverSourceStoreAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	store.SetTitle("two", "retry again")
-	m, cmd = m.SetQuery("ret") // within the max age: the last read of the store
+	cmd = m.SetQuery("ret") // within the max age: the last read of the store
 	m, _ = settle(m, cmd)
 	if len(m.Answer(SessionsID).Candidates) != 1 {
 		t.Fatalf("a keystroke within ResolverMaxAge read the store again: %d rows", len(m.Answer(SessionsID).Candidates))
 	}
-	m, cmd = m.Refresh()
+	cmd = m.Refresh()
 	m, _ = settle(m, cmd)
 	if len(m.Answer(SessionsID).Candidates) != 2 {
 		t.Fatalf("after Refresh: %d rows, want the new session too", len(m.Answer(SessionsID).Candidates))

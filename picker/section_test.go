@@ -76,7 +76,7 @@ func itemLabels(its []Item) []string {
 // openAll opens m on query and applies every section's answer.
 func openAll(t *testing.T, m Model, query string) Model {
 	t.Helper()
-	m, cmd := m.Open(query)
+	cmd := m.Open(query)
 	m, _ = settle(m, cmd)
 	if !m.Settled() {
 		t.Fatalf("answers not applied for %q", query)
@@ -207,7 +207,7 @@ func TestMouseAcrossSections(t *testing.T) {
 		t.Fatalf("hover: %+v %q %v", it, sec, ok)
 	}
 	m, cmd := m.Update(tea.MouseClickMsg{X: g.left + 3, Y: g.top + fileLine, Button: tea.MouseLeft})
-	_, p, ok := m.TakePick()
+	p, ok := m.TakePick()
 	if !ok || p.Item == nil || p.Item.Value != 1 || p.Section != "files" || p.Mention != "" || p.Candidate.SessionID != "" {
 		t.Fatalf("click: %+v %v", p, ok)
 	}
@@ -224,18 +224,18 @@ func TestPickItemAndSessionSections(t *testing.T) {
 	m := newHitsPicker(&fakeHits{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
 	m = openAll(t, m, "parser")
 	m2, _ := m.Update(press("tab"))
-	if _, p, ok := m2.TakePick(); !ok || p.Item == nil || p.Item.Insert != "sessionref/parser.go" || p.Section != "files" {
+	if p, ok := m2.TakePick(); !ok || p.Item == nil || p.Item.Insert != "sessionref/parser.go" || p.Section != "files" {
 		t.Fatalf("tab on a file: %+v", p)
 	}
 	m2, _ = m.Update(press("down"))
 	m2, _ = m2.Update(press("down"))
 	m2, _ = m2.Update(press("enter"))
-	if _, p, ok := m2.TakePick(); !ok || p.Item != nil || p.Section != SessionsID || p.Mention == "" {
+	if p, ok := m2.TakePick(); !ok || p.Item != nil || p.Section != SessionsID || p.Mention == "" {
 		t.Fatalf("enter on a session: %+v", p)
 	}
 	m2, _ = m.Update(press("end"))
 	m2, _ = m2.Update(press("enter"))
-	if _, p, ok := m2.TakePick(); !ok || p.Item != nil || p.Section != MessagesID {
+	if p, ok := m2.TakePick(); !ok || p.Item != nil || p.Section != MessagesID {
 		t.Fatalf("enter on a hit: %+v", p)
 	}
 }
@@ -246,13 +246,13 @@ func TestPickItemAndSessionSections(t *testing.T) {
 func TestSectionStaleAnswersAndCancellation(t *testing.T) {
 	files := &fakeFiles{}
 	m := newTestPicker(&fakeSource{}, WithSection(filesSection(files)))
-	m, first := m.Open("par")
+	first := m.Open("par")
 	old := itemsMsg(m, "files", "par", []Item{{Label: "stale.go"}}, nil)
 	run(first) // the source is called, and remembers its context
 	if q := files.queries(); !slices.Equal(q, []string{"par"}) {
 		t.Fatalf("calls %v", q)
 	}
-	m, cmd := m.SetQuery("pars")
+	cmd := m.SetQuery("pars")
 	if files.calls[0].ctx.Err() == nil {
 		t.Fatal("the older query's fetch was not cancelled")
 	}
@@ -273,9 +273,9 @@ func TestSectionStaleAnswersAndCancellation(t *testing.T) {
 		t.Fatalf("a second answer was applied: %v", got)
 	}
 	// Close cancels a running fetch and drops its answer.
-	m, cmd = m.SetQuery("parse")
+	cmd = m.SetQuery("parse")
 	late := run(cmd)
-	m = m.Close()
+	m.Close()
 	if c := files.calls[len(files.calls)-1]; c.query != "parse" || c.ctx.Err() == nil {
 		t.Fatal("Close did not cancel the section's fetch")
 	}
@@ -323,7 +323,7 @@ func TestEmptyQuery(t *testing.T) {
 		t.Fatalf("a host's section has its heading, even first:\n%s", strings.Join(rows, "\n"))
 	}
 	// Typing asks every section.
-	m, cmd := m.SetQuery("p")
+	cmd := m.SetQuery("p")
 	m, _ = settle(m, cmd)
 	if len(src.calls) != 1 || len(files.calls) != 1 || len(m.Answer(SessionsID).Candidates) == 0 {
 		t.Fatalf("after typing: sessions %d, files %d", len(src.calls), len(files.calls))
@@ -342,26 +342,26 @@ func TestEmptyQuery(t *testing.T) {
 // answered already.
 func TestPickFirstFollowsTheOrder(t *testing.T) {
 	m := newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
-	m, _ = m.Open("parser")
+	_ = m.Open("parser")
 	m, _ = m.Update(press("tab"))
 	if !m.Accepting() {
 		t.Fatal("not waiting")
 	}
 	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:1], nil))
-	if _, _, ok := m.TakePick(); ok || !m.Accepting() {
+	if _, ok := m.TakePick(); ok || !m.Accepting() {
 		t.Fatal("picked a session while the files, drawn first, were on their way")
 	}
 	m, _ = m.Update(itemsMsg(m, "files", "parser", fileCorpus[:1], nil))
-	if _, p, ok := m.TakePick(); !ok || p.Item == nil || p.Item.Label != "parser.go" {
+	if p, ok := m.TakePick(); !ok || p.Item == nil || p.Item.Label != "parser.go" {
 		t.Fatalf("pick %+v %v", p, ok)
 	}
 	// With no file matching, the first session is picked.
 	m = newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
-	m, _ = m.Open("parser")
+	_ = m.Open("parser")
 	m, _ = m.Update(press("enter"))
 	m, _ = m.Update(itemsMsg(m, "files", "parser", nil, nil))
 	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:1], nil))
-	if _, p, ok := m.TakePick(); !ok || p.Item != nil || p.Candidate.SessionID != corpus[0].SessionID {
+	if p, ok := m.TakePick(); !ok || p.Item != nil || p.Candidate.SessionID != corpus[0].SessionID {
 		t.Fatalf("pick %+v %v", p, ok)
 	}
 }
@@ -371,11 +371,11 @@ func TestPickFirstFollowsTheOrder(t *testing.T) {
 // highlighted.
 func TestLateSectionKeepsTheHighlight(t *testing.T) {
 	m := newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
-	m, _ = m.Open("e")
+	_ = m.Open("e")
 	m, _ = m.Update(fetchedMsg(m, "e", corpus[:3], nil))
 	m, _ = m.Update(press("down"))
 	before, _ := m.Highlighted()
-	fresh, _ := m.Open("e")
+	fresh, _ := opened(m, "e")
 	fresh, _ = fresh.Update(fetchedMsg(fresh, "e", corpus[:3], nil))
 	fresh, _ = fresh.Update(itemsMsg(fresh, "files", "e", fileCorpus, nil))
 	if fresh.Cursor() != 0 {
@@ -392,10 +392,10 @@ func TestLateSectionKeepsTheHighlight(t *testing.T) {
 // timer fires, and in the status while nothing else shows.
 func TestSectionSlow(t *testing.T) {
 	m := newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})))
-	m, _ = m.Open("parser")
+	_ = m.Open("parser")
 	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:1], nil))
 	m, _ = m.Update(itemsMsg(m, "files", "parser", fileCorpus[:1], nil))
-	m, _ = m.SetQuery("parse")
+	_ = m.SetQuery("parse")
 	m, _ = m.Update(fetchedMsg(m, "parse", corpus[:1], nil))
 	if v := ansi.Strip(m.View()); strings.Contains(v, "searching") {
 		t.Fatalf("searching before the timer:\n%s", v)
@@ -406,7 +406,7 @@ func TestSectionSlow(t *testing.T) {
 	}
 	// Nothing else to show: the status says it.
 	m = newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})))
-	m, _ = m.Open("zzz")
+	_ = m.Open("zzz")
 	m, _ = m.Update(fetchedMsg(m, "zzz", nil, nil))
 	if s := m.Status(); s != "" && strings.Contains(s, "searching") && m.View() != "" {
 		t.Fatalf("searching shown before the timer: %q", s)
@@ -497,7 +497,7 @@ func TestKeyMapAndStatusAcrossSections(t *testing.T) {
 	}
 	// Only the files are still on their way, and nothing else matches.
 	m = newTestPicker(&fakeSource{}, WithSection(filesSection(&fakeFiles{})))
-	m, _ = m.Open("zzz")
+	_ = m.Open("zzz")
 	m, _ = m.Update(fetchedMsg(m, "zzz", nil, nil))
 	if s := m.Status(); s != `searching “zzz”…` || m.Pickable() || !m.KeyMap().Accept.Enabled() {
 		t.Fatalf("status %q, accept enabled %v", s, m.KeyMap().Accept.Enabled())
@@ -508,7 +508,7 @@ func TestKeyMapAndStatusAcrossSections(t *testing.T) {
 // host's item the user moved to.
 func TestLateSessionsKeepTheChosenItem(t *testing.T) {
 	m := newHitsPicker(&fakeHits{}, WithSection(filesSection(&fakeFiles{})), WithOrder("files"))
-	m, _ = m.Open("parser")
+	_ = m.Open("parser")
 	m, _ = m.Update(itemsMsg(m, "files", "parser", fileCorpus[:2], nil))
 	m, _ = m.Update(press("down"))
 	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:2], nil))
@@ -520,7 +520,7 @@ func TestLateSessionsKeepTheChosenItem(t *testing.T) {
 		t.Fatalf("after the hits: %+v %v (cursor %d)", it, ok, m.Cursor())
 	}
 	// Without a move, the sessions' answer highlights the first row.
-	m, _ = m.Open("parser")
+	_ = m.Open("parser")
 	m, _ = m.Update(itemsMsg(m, "files", "parser", fileCorpus[:2], nil))
 	m, _ = m.Update(fetchedMsg(m, "parser", corpus[:2], nil))
 	if m.Cursor() != 0 {

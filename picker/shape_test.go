@@ -33,7 +33,7 @@ func TestManualItemIsPickedOnlyWhenChosen(t *testing.T) {
 		t.Fatalf("the Manual row is drawn highlighted:\n%s", v)
 	}
 	m, _ = m.Update(press("tab"))
-	if _, p, ok := m.TakePick(); ok {
+	if p, ok := m.TakePick(); ok {
 		t.Fatalf("tab picked the Manual row: %+v", p)
 	}
 	if s := m.Status(); !strings.Contains(s, "nothing matches “zzzq”") {
@@ -44,7 +44,7 @@ func TestManualItemIsPickedOnlyWhenChosen(t *testing.T) {
 		t.Fatalf("the chosen row is not highlighted:\n%s", v)
 	}
 	m, _ = m.Update(press("tab"))
-	if _, p, ok := m.TakePick(); !ok || p.Item == nil || p.Item.Value != "browse" {
+	if p, ok := m.TakePick(); !ok || p.Item == nil || p.Item.Value != "browse" {
 		t.Fatalf("tab after a move: %+v %v", p, ok)
 	}
 
@@ -55,7 +55,7 @@ func TestManualItemIsPickedOnlyWhenChosen(t *testing.T) {
 	if it, _, ok := m.HighlightedItem(); !ok || it.Label != "parser.go" {
 		t.Fatalf("highlighted %+v %v", it, ok)
 	}
-	m, cmd := m.Open("pars")
+	cmd := m.Open("pars")
 	m, _ = m.Update(press("tab"))
 	_, msgs := settle(m, cmd)
 	if p := picked(t, msgs); p.Item == nil || p.Item.Label != "parser.go" {
@@ -79,7 +79,7 @@ func TestSectionPreviewOrNone(t *testing.T) {
 	m := newTestPicker(&fakeSource{}, WithSection(withPreview), WithOrder("files", SessionsID))
 	m.SetScreenSize(140, 30)
 	m.SetAnchor(0, 28)
-	m, cmd := m.Open("parser")
+	cmd := m.Open("parser")
 	m, _ = settle(m, cmd)
 	if !m.PreviewShown() || reads != 1 {
 		t.Fatalf("shown %v after %d reads", m.PreviewShown(), reads)
@@ -101,7 +101,7 @@ func TestSectionPreviewOrNone(t *testing.T) {
 		WithPreview(PreviewerFunc(func(context.Context, sessionref.Candidate) (Preview, error) { return Preview{}, nil })))
 	m.SetScreenSize(140, 30)
 	m.SetAnchor(0, 28)
-	m, cmd = m.Open("parser")
+	cmd = m.Open("parser")
 	m, _ = settle(m, cmd)
 	if _, _, ok := m.HighlightedItem(); !ok {
 		t.Fatal("setup: no item highlighted")

@@ -39,7 +39,7 @@ func labels(cs []sessionref.Candidate) []string {
 func TestSetTargetDropsTheOldTargetsAnswer(t *testing.T) {
 	src := &targetSource{}
 	m := newTestPicker(src, withTarget(sessionref.Target{ID: "a"}))
-	m, openCmd := m.Open("x")
+	openCmd := m.Open("x")
 	old := fetchedMsg(m, "x", []sessionref.Candidate{{SessionID: "old", Label: "old"}}, nil)
 	cmd := m.SetTarget(sessionref.Target{ID: "b"})
 	if cmd == nil || len(m.Answer(SessionsID).Candidates) != 0 || m.SectionFresh(SessionsID) {
@@ -71,7 +71,7 @@ func TestSetTargetDropsTheOldTargetsAnswer(t *testing.T) {
 func TestCacheIsKeyedByTarget(t *testing.T) {
 	src := &targetSource{}
 	m := newTestPicker(src, withTarget(sessionref.Target{ID: "a"}))
-	m, cmd := m.Open("x")
+	cmd := m.Open("x")
 	m, _ = settle(m, cmd)
 	cmd = m.SetTarget(sessionref.Target{ID: "b"})
 	if len(m.Answer(SessionsID).Candidates) != 0 {
@@ -102,7 +102,7 @@ func TestSetTargetWhileClosed(t *testing.T) {
 	if cmd != nil || m.IsOpen() {
 		t.Fatal("a closed picker fetched or opened")
 	}
-	m, cmd = m.Open("")
+	cmd = m.Open("")
 	m, _ = settle(m, cmd)
 	if got := labels(m.Answer(SessionsID).Candidates); !slices.Equal(got, []string{"for c"}) {
 		t.Fatalf("rows %v", got)
@@ -112,7 +112,7 @@ func TestSetTargetWhileClosed(t *testing.T) {
 // A switch drops a pick that was waiting for the old target's answer.
 func TestSetTargetDropsAWaitingPick(t *testing.T) {
 	m := newTestPicker(&targetSource{}, withTarget(sessionref.Target{ID: "a"}))
-	m, _ = m.Open("x")
+	_ = m.Open("x")
 	m, _ = m.Update(press("tab"))
 	if !m.Accepting() {
 		t.Fatal("tab before the answer did not wait for it")
@@ -122,7 +122,7 @@ func TestSetTargetDropsAWaitingPick(t *testing.T) {
 		t.Fatal("the pick still waits after the switch")
 	}
 	m, _ = settle(m, cmd)
-	if _, _, ok := m.TakePick(); ok || !m.IsOpen() {
+	if _, ok := m.TakePick(); ok || !m.IsOpen() {
 		t.Fatal("the new target's answer was picked without asking")
 	}
 }
@@ -151,7 +151,7 @@ func TestResolverSourceFollowsTheTarget(t *testing.T) {
 		return out
 	}
 	m := newTestPicker(ResolverSource(r, 0), withTarget(sessionref.Target{ID: "one"}))
-	m, cmd := m.Open("")
+	cmd := m.Open("")
 	m, _ = settle(m, cmd)
 	if got := ids(m); !slices.Equal(got, []string{"three", "two"}) {
 		t.Fatalf("for one: %v", got)
@@ -177,7 +177,7 @@ func TestSetTargetAsksTheSectionsAgain(t *testing.T) {
 	}
 	m := newTestPicker(&targetSource{}, withTarget(sessionref.Target{ID: "a"}),
 		WithSection(Section{ID: "files", Title: "files", Source: files}))
-	m, cmd := m.Open("f")
+	cmd := m.Open("f")
 	m, _ = settle(m, cmd)
 	old := itemsMsg(m, "files", "f", []Item{{Label: "late for a"}}, nil)
 	cmd = m.SetTarget(sessionref.Target{ID: "b"})

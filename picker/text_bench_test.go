@@ -92,7 +92,7 @@ func longWordPicker(tb testing.TB, kind string) Model {
 	m.SetTarget(target)
 	m.SetScreenSize(200, 60)
 	m.SetAnchor(2, 58)
-	m, cmd := m.Open("pars")
+	cmd := m.Open("pars")
 	m, _ = drain(m, cmd)
 	if v := m.View(); !strings.Contains(v, "kept") {
 		tb.Fatalf("no preview drawn:\n%s", v)
@@ -112,7 +112,7 @@ func BenchmarkPreviewLongWord(b *testing.B) {
 			queries := []string{"parse", "pars"}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				mm, c := m.SetQuery(queries[i%2])
+				mm, c := queried(m, queries[i%2])
 				mm, _ = drain(mm, c)
 				_ = mm.View()
 				m = mm
@@ -133,7 +133,7 @@ func TestLongWordKeyWork(t *testing.T) {
 			m := longWordPicker(t, kind) // the preview laid out for the first query
 			for _, q := range []string{"parse", "pars"} {
 				var cmd tea.Cmd
-				m, cmd = m.SetQuery(q)
+				cmd = m.SetQuery(q)
 				m, _ = drain(m, cmd)
 				_ = m.View()
 			}

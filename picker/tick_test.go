@@ -20,7 +20,7 @@ func TestTickIsInjected(t *testing.T) {
 	}
 	src := slowSource{make(chan struct{})}
 	defer close(src.release)
-	m, _ := newTestPicker(src, WithSlowAfter(42*time.Millisecond), WithTick(tick)).Open("x")
+	m, _ := opened(newTestPicker(src, WithSlowAfter(42*time.Millisecond), WithTick(tick)), "x")
 	if len(asked) != 1 || asked[0] != 42*time.Millisecond {
 		t.Fatalf("ticks asked: %v", asked)
 	}

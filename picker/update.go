@@ -93,7 +93,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Dismiss):
-		m = m.Close()
+		m.Close()
 		return m, dismissed
 	case key.Matches(msg, k.Accept, k.AcceptEnter):
 		return m.accept()
@@ -201,7 +201,7 @@ func (m Model) pickEntry(i int) (Model, tea.Cmd) {
 		return m, nil
 	case b.kind == kindHost:
 		id, it := m.secs[b.sec].id, m.secs[b.sec].answer.Items[j]
-		m = m.Close()
+		m.Close()
 		p := PickedMsg{Section: id, Item: &it}
 		m.pick = &p
 		return m, func() tea.Msg { return p }
@@ -222,7 +222,7 @@ func (m Model) pickSession(c sessionref.Candidate, section string) (Model, tea.C
 		m.notice, m.nudged = "cannot mention this session: "+textutil.Inline(err.Error()), true
 		return m, nil
 	}
-	m = m.Close()
+	m.Close()
 	p := PickedMsg{Candidate: c, Mention: mention, Section: section}
 	m.pick = &p
 	return m, func() tea.Msg { return p }
@@ -312,7 +312,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		}
 	case tea.MouseClickMsg:
 		if !r.Contains(mouse.X, mouse.Y) {
-			m = m.Close()
+			m.Close()
 			return m, dismissed
 		}
 		if mouse.Button != tea.MouseLeft {

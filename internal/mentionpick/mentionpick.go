@@ -27,7 +27,7 @@ func Update(p *picker.Model, d *mention.Model, msg tea.Msg) (tea.Cmd, *picker.Pi
 	*p, cmd = p.Update(msg)
 	var pk picker.PickedMsg
 	var picked bool
-	*p, pk, picked = p.TakePick()
+	pk, picked = p.TakePick()
 	switch {
 	case picked && pk.Item != nil:
 		d.ReplaceQuery(pk.Item.Insert)
@@ -53,13 +53,13 @@ func Show(p *picker.Model, d *mention.Model) tea.Cmd {
 	switch {
 	case !ok:
 		if p.IsOpen() {
-			*p = p.Close()
+			p.Close()
 		}
 	case d.Waiting():
 	case p.IsOpen():
-		*p, cmd = p.SetQuery(q)
+		cmd = p.SetQuery(q)
 	default:
-		*p, cmd = p.Open(q)
+		cmd = p.Open(q)
 	}
 	return cmd
 }
@@ -70,7 +70,7 @@ func Show(p *picker.Model, d *mention.Model) tea.Cmd {
 func EndsQuery(p *picker.Model, d *mention.Model, text string) {
 	nothing := p.IsOpen() && p.Settled() && p.Err() == nil && p.Len() == 0
 	if d.EndsQuery(text, nothing) && p.IsOpen() {
-		*p = p.Close()
+		p.Close()
 	}
 }
 
