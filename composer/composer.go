@@ -20,19 +20,25 @@ import (
 // ctx, which the Cancel key cancels.
 type Preparer func(ctx context.Context, draft string) (sessionref.PreparedText, error)
 
-// ResolverPreparer prepares drafts written in target with r. After
-// [Model.SetTarget] the composer's submits carry the new target in their
-// context (see [picker.TargetFromContext]) and the preparer prepares for
-// it instead, so a host that switches sessions keeps one preparer.
-func ResolverPreparer(r *sessionref.Resolver, target sessionref.Target) Preparer {
+// ResolverPreparer prepares drafts with r for the session they are
+// written in, which each submit carries in its context (see
+// [picker.TargetFromContext]): the target the host gave the picker
+// ([picker.Model.SetTarget]) or the composer ([Model.SetTarget]), its one
+// place. A submit without one fails with [ErrNoTarget], the draft kept.
+func ResolverPreparer(r *sessionref.Resolver) Preparer {
 	return func(ctx context.Context, draft string) (sessionref.PreparedText, error) {
-		t := target
-		if ct, ok := picker.TargetFromContext(ctx); ok {
-			t = ct
+		t, ok := picker.TargetFromContext(ctx)
+		if !ok {
+			return sessionref.PreparedText{}, ErrNoTarget
 		}
 		return r.PrepareText(ctx, t, draft)
 	}
 }
+
+// ErrNoTarget is a [ResolverPreparer]'s error for a submit when no
+// target was set: the host never said which session the draft is
+// written in.
+var ErrNoTarget = errors.New("composer: no target session: set one with SetTarget")
 
 // SubmittedMsg is sent when a draft was prepared. The model of the
 // session it is sent in sees the snapshot first, then the message: the
@@ -150,6 +156,9 @@ func New(p picker.Model, prepare Preparer) Model {
 		focused:     true,
 		goalCol:     -1,
 		width:       80,
+	}
+	if t, ok := p.Target(); ok { // the target given to the picker is the composer's
+		m.target, m.hasTarget, m.targetKey = t, true, t.Key()
 	}
 	m.relayout()
 	m.syncPicker()

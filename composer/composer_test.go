@@ -53,7 +53,7 @@ func (e *env) composer(opts ...option) Model {
 	p := picker.New(picker.ResolverSource(e.resolver, 20),
 		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick))
 	p.SetTarget(e.target)
-	m := newWith(p, ResolverPreparer(e.resolver, e.target), opts...)
+	m := newWith(p, ResolverPreparer(e.resolver), opts...)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.SetWidth(80)
 	m.SetOrigin(0, 20)
@@ -559,7 +559,7 @@ func TestResizeReachesThePickersPreview(t *testing.T) {
 	})
 	p := picker.New(picker.ResolverSource(e.resolver, 20), picker.WithTick(neverTick), picker.WithPreview(pv))
 	p.SetTarget(e.target)
-	m := New(p, ResolverPreparer(e.resolver, e.target))
+	m := New(p, ResolverPreparer(e.resolver))
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 40, Height: 24})
 	m.SetWidth(40)
 	m.SetOrigin(0, 20)

@@ -24,10 +24,9 @@ func Example() {
 	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
 	target := sessionref.Target{ID: "current"}
 
-	c := composer.New(
-		picker.New(picker.ResolverSource(resolver, 20)),
-		composer.ResolverPreparer(resolver, target),
-	)
+	p := picker.New(picker.ResolverSource(resolver, 20))
+	p.SetTarget(target) // the session the draft is written in
+	c := composer.New(p, composer.ResolverPreparer(resolver))
 	c.SetValue("what did we pick in @[Design notes](dsh-session:Im5vdGVzIg)?")
 	fmt.Println(c.Readable())
 	fmt.Println(len(c.Tokens()), "token")
@@ -50,10 +49,9 @@ func ExampleModel_SetKeyMap() {
 	store := fakestore.New()
 	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
 	target := sessionref.Target{ID: "current"}
-	c := composer.New(
-		picker.New(picker.ResolverSource(resolver, 20)),
-		composer.ResolverPreparer(resolver, target),
-	)
+	p := picker.New(picker.ResolverSource(resolver, 20))
+	p.SetTarget(target) // the session the draft is written in
+	c := composer.New(p, composer.ResolverPreparer(resolver))
 	c.SetStyles(composer.PlainStyles())
 	c.SetWidth(60)
 	keys := composer.DefaultKeyMap()
@@ -79,7 +77,9 @@ func ExampleSubmittedMsg_SingleMessage() {
 	store.AppendUser("notes", "We chose SQLite for the index.")
 	resolver, _ := sessionref.NewResolver(store, sessionref.Config{})
 	target := sessionref.Target{ID: "current"}
-	c := composer.New(picker.New(picker.ResolverSource(resolver, 20)), composer.ResolverPreparer(resolver, target))
+	p := picker.New(picker.ResolverSource(resolver, 20))
+	p.SetTarget(target)
+	c := composer.New(p, composer.ResolverPreparer(resolver))
 	c.SetValue("what did we pick in @[Design notes](dsh-session:Im5vdGVzIg)?")
 
 	c, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEnter})

@@ -42,7 +42,7 @@ func TestPickFromHitsInsertsToken(t *testing.T) {
 	p := picker.New(picker.ResolverSource(e.resolver, 20), picker.WithHitSource(hits),
 		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick))
 	p.SetTarget(e.target)
-	m := New(p, ResolverPreparer(e.resolver, e.target))
+	m := New(p, ResolverPreparer(e.resolver))
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.SetWidth(80)
 	m.SetOrigin(0, 20)
@@ -76,7 +76,7 @@ func TestSpaceAfterHitsOnlyQueryKeepsPicker(t *testing.T) {
 	p := picker.New(picker.ResolverSource(e.resolver, 20), picker.WithHitSource(hits),
 		picker.WithClock(func() time.Time { return testNow }), picker.WithTick(neverTick))
 	p.SetTarget(e.target)
-	m := New(p, ResolverPreparer(e.resolver, e.target))
+	m := New(p, ResolverPreparer(e.resolver))
 	m.SetWidth(80)
 	m.SetOrigin(0, 20)
 	for _, r := range "@retry bu" {

@@ -54,7 +54,7 @@ func (e *env) composerWithFiles(files []picker.Item) Model {
 		picker.WithClock(func() time.Time { return testNow }), picker.WithHome("/home/dev"), picker.WithTick(neverTick),
 		picker.WithSection(picker.Section{ID: "files", Title: "files", Source: src}), picker.WithOrder("files"))
 	p.SetTarget(e.target)
-	m := New(p, ResolverPreparer(e.resolver, e.target))
+	m := New(p, ResolverPreparer(e.resolver))
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.SetOrigin(0, 20)
 	return m

@@ -2,8 +2,11 @@ package composer
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshkit/mentions/picker"
 	"github.com/dshkit/mentions/sessionref"
@@ -94,5 +97,39 @@ func TestSetTargetCancelsASubmitInFlight(t *testing.T) {
 	}
 	if m.Canonical() != "hello" || m.Preparing() || !strings.Contains(errText(m), "cancelled") {
 		t.Fatalf("after: %q %q", m.Canonical(), m.Err())
+	}
+}
+
+// The target is given once, to the picker or the composer; a submit
+// with none fails with ErrNoTarget and keeps the draft, and the target
+// the picker was built with is the composer's.
+func TestTargetGivenOnce(t *testing.T) {
+	e := newEnv(t)
+	bare := New(picker.New(picker.ResolverSource(e.resolver, 20), picker.WithTick(neverTick)), ResolverPreparer(e.resolver))
+	if _, ok := bare.Target(); ok {
+		t.Fatal("a composer over a picker without a target has one")
+	}
+	bare.SetValue("hello")
+	bare, cmd := bare.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	bare, cmd = bare.Update(cmd())
+	failed, ok := cmd().(SubmitFailedMsg)
+	if !ok || !errors.Is(failed.Err, ErrNoTarget) {
+		t.Fatalf("submit without a target: %#v", cmd())
+	}
+	if bare.Canonical() != "hello" {
+		t.Fatalf("the draft was not kept: %q", bare.Canonical())
+	}
+
+	p := picker.New(picker.ResolverSource(e.resolver, 20), picker.WithTick(neverTick))
+	p.SetTarget(e.target)
+	m := New(p, ResolverPreparer(e.resolver))
+	if got, ok := m.Target(); !ok || got.ID != e.target.ID {
+		t.Fatalf("the picker's target is not the composer's: %v %v", got, ok)
+	}
+	m.SetValue("hello")
+	m, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd = m.Update(cmd())
+	if _, ok := cmd().(SubmittedMsg); !ok {
+		t.Fatalf("submit with the picker's target: %#v", cmd())
 	}
 }

@@ -118,7 +118,7 @@ func New(o Options) (Model, error) {
 	p := picker.New(picker.ResolverSource(r, sessionref.DefaultCandidateLimit), pickOpts...)
 	p.SetStyles(comps.picker)
 	p.SetTarget(o.Current)
-	comp := composer.New(p, composer.ResolverPreparer(r, o.Current))
+	comp := composer.New(p, composer.ResolverPreparer(r))
 	comp.SetBudget(r.Config().MaxReferenceBytes)
 	comp.SetMaxReferences(r.Config().MaxReferences)
 	comp.SetStyles(comps.composer)

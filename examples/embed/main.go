@@ -55,7 +55,7 @@ func newChat(store sessionref.SessionQuery, current sessionref.Target) (chat, er
 	keys.InsertNewline = key.NewBinding(key.WithKeys("enter", "shift+enter"), key.WithHelp("enter", "newline"))
 	cs := composer.DefaultStyles(true)
 	cs.Prompt = cs.Prompt.Foreground(brand)
-	c := composer.New(p, composer.ResolverPreparer(resolver, current))
+	c := composer.New(p, composer.ResolverPreparer(resolver))
 	c.SetKeyMap(keys)
 	c.SetStyles(cs)
 	c.SetVirtualCursor(false) // the host places the terminal's cursor
