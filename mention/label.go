@@ -26,12 +26,15 @@ const schemeBreak = "\u2236" // RATIO, which reads as a colon
 // control, format and bidi characters escaped visibly); runs of white
 // space folded to one space; the scheme "dsh-session:" written with a
 // ratio sign (U+2236) for its colon, so the readable text never spells a
-// reference; and at most [MaxLabelWidth] cells, ending in "…" when cut,
-// never inside an escape. Label is idempotent; a title with nothing left
-// gives "".
+// reference; the '@' signs it starts with dropped; and at most
+// [MaxLabelWidth] cells, ending in "…" when cut, never inside an escape.
+// Label is idempotent; a title with nothing left gives "".
 func Label(title string) string {
 	words := strings.Fields(ansi.Strip(strings.ToValidUTF8(title, "\uFFFD")))
-	joined := strings.ReplaceAll(strings.Join(words, " "), sessionref.Scheme, schemeSafe)
+	// A mention is drawn after an '@' of its own: the ones a title starts
+	// with go ("@alice's notes" reads "@alice's notes", not "@@…").
+	joined := strings.TrimLeft(strings.Join(words, " "), "@＠ ")
+	joined = strings.ReplaceAll(joined, sessionref.Scheme, schemeSafe)
 	s := textutil.Inline(joined)
 	if textutil.Width(s) <= MaxLabelWidth {
 		return s
