@@ -282,13 +282,15 @@ func inertURIs(s string) string {
 	return b.String()
 }
 
-// closes reports whether a label that starts with s ends in s: an
-// unescaped ']' is in it.
+// closes reports whether a mention that starts with s ("@[" cut off)
+// ends in s: an unescaped ']' is in it and, when "(" follows, a ')'
+// after that. Otherwise the token after s would close it.
 func closes(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case ']':
-			return true
+			rest := s[i+1:]
+			return !strings.HasPrefix(rest, "(") || strings.Contains(rest, ")")
 		case '\\':
 			i++
 		}
