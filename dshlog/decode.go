@@ -543,25 +543,29 @@ func decodeMessage(ev *event, data jv) error {
 	if !data.isObject() {
 		return errors.New("data is not an object")
 	}
-	m := data
+	var d [5]jv // message, callId, interrupted, content, source
+	data.lookup(d[:], "message", "callId", "interrupted", "content", "source")
+	m, f := data, d[3:]
 	if ev.typ != sessionref.EventUserMessage {
-		if inner := data.get("message"); inner != nil && !inner.isNull() {
+		if inner := d[0]; inner != nil && !inner.isNull() {
 			m = inner
-		} else if ev.typ == sessionref.EventToolResult && data.get("callId") != nil {
+			f = make([]jv, 2)
+			m.lookup(f, "content", "source")
+		} else if ev.typ == sessionref.EventToolResult && d[1] != nil {
 			return decodeLegacyToolResult(ev, data)
 		}
 	}
 	if !m.isObject() {
 		return errors.New("message is not an object")
 	}
-	cv := m.get("content")
+	cv := f[0]
 	if cv == nil || cv.isNull() {
 		return errors.New("message has no content")
 	}
 	if !cv.isArray() {
 		return errors.New("message content is not an array")
 	}
-	src, err := decodeSource(m.get("source"))
+	src, err := decodeSource(f[1])
 	if err != nil {
 		return err
 	}
@@ -573,12 +577,12 @@ func decodeMessage(ev *event, data jv) error {
 		return err
 	}
 	if ev.typ == sessionref.EventToolResult {
-		if cid, ok := m.path("source", "callId").str(); ok {
+		if cid, ok := f[1].get("callId").str(); ok {
 			ev.setExtra().callID = cid
 		}
 	}
 	seq := ev.seq
-	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ, Source: src, Content: content, Interrupted: data.get("interrupted").isTrue()}
+	ev.msg = &sessionref.Event{Seq: &seq, Type: ev.typ, Source: src, Content: content, Interrupted: d[2].isTrue()}
 	return nil
 }
 
@@ -586,7 +590,7 @@ func decodeMessage(ev *event, data jv) error {
 // of its tool calls and the call its tool result answers.
 func decodeContent(ev *event, cv jv) ([]sessionref.Block, error) {
 	var err error
-	content := make([]sessionref.Block, 0, cv.count())
+	content := make([]sessionref.Block, 0, 2) // empty content is [], not null
 	cv.elems(func(it jv) bool {
 		var b sessionref.Block
 		if b, err = decodeBlock(it); err != nil {

@@ -411,16 +411,6 @@ func (v jv) lookup(vals []jv, names ...string) int {
 	return n
 }
 
-// path follows keys through nested objects.
-func (v jv) path(keys ...string) jv {
-	for _, k := range keys {
-		if v = v.get(k); v == nil {
-			return nil
-		}
-	}
-	return v
-}
-
 // str returns a string value, decoded and copied; ok=false when v is
 // missing or not a string.
 func (v jv) str() (string, bool) {
