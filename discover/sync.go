@@ -256,32 +256,11 @@ func (ix *Index) plan(ctx context.Context, headers []sessionref.SessionHeader, t
 		}
 	}
 	p := syncPlan{versions: make([]string, len(headers))}
-	if vl, ok := ix.q.(VersionLister); ok && len(ids) > 0 {
-		got, err := vl.SessionVersions(ctx, ids)
-		if err != nil {
-			return p, fmt.Errorf("discover: read versions: %w", storeError{err})
-		}
-		if len(got) == len(ids) {
-			for k, i := range at {
-				p.versions[i] = got[k]
-			}
-		}
+	if err := ix.planVersions(ctx, &p, ids, at); err != nil {
+		return p, err
 	}
-	if sl, ok := ix.q.(SeqLister); ok {
-		p.seqs = make([]*int64, len(headers))
-		if len(ids) > 0 {
-			got, err := sl.CapturedSeqs(ctx, ids)
-			if err != nil {
-				return p, fmt.Errorf("discover: read seqs: %w", storeError{err})
-			}
-			if len(got) != len(ids) {
-				p.seqs = nil
-			} else {
-				for k, i := range at {
-					p.seqs[i] = got[k]
-				}
-			}
-		}
+	if err := ix.planSeqs(ctx, &p, len(headers), ids, at); err != nil {
+		return p, err
 	}
 	p.needs = make([]bool, len(headers))
 	for i := range headers {
@@ -293,6 +272,50 @@ func (ix *Index) plan(ctx context.Context, headers []sessionref.SessionHeader, t
 		p.needs[i] = !(i < len(titles) && titles[i].Err != nil) && !unchanged
 	}
 	return p, nil
+}
+
+// planVersions asks a VersionLister for the versions of ids, the
+// sessions at headers[at[k]].
+func (ix *Index) planVersions(ctx context.Context, p *syncPlan, ids []string, at []int) error {
+	vl, ok := ix.q.(VersionLister)
+	if !ok || len(ids) == 0 {
+		return nil
+	}
+	got, err := vl.SessionVersions(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("discover: read versions: %w", storeError{err})
+	}
+	if len(got) == len(ids) {
+		for k, i := range at {
+			p.versions[i] = got[k]
+		}
+	}
+	return nil
+}
+
+// planSeqs asks a SeqLister for the captured seqs of ids; p.seqs stays
+// nil when the store gives none.
+func (ix *Index) planSeqs(ctx context.Context, p *syncPlan, n int, ids []string, at []int) error {
+	sl, ok := ix.q.(SeqLister)
+	if !ok {
+		return nil
+	}
+	p.seqs = make([]*int64, n)
+	if len(ids) == 0 {
+		return nil
+	}
+	got, err := sl.CapturedSeqs(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("discover: read seqs: %w", storeError{err})
+	}
+	if len(got) != len(ids) {
+		p.seqs = nil
+		return nil
+	}
+	for k, i := range at {
+		p.seqs[i] = got[k]
+	}
+	return nil
 }
 
 // titleAt is session i's title, if the listing gave one.

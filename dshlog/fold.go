@@ -99,18 +99,8 @@ func (f *folder) take(e *event) error {
 		return nil
 	}
 	x := e.extra()
-	if len(x.sources) > 0 {
-		if len(f.seen) > 64 || f.seen == nil {
-			f.seen = make(map[int64]bool, len(x.sources)) // clearing a big map costs its size
-		} else {
-			clear(f.seen)
-		}
-		for _, s := range x.sources {
-			if s < 0 || s >= e.seq || f.seen[s] {
-				return logErr(f.path, int(e.line), ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
-			}
-			f.seen[s] = true
-		}
+	if err := f.cite(e, x.sources); err != nil {
+		return err
 	}
 	if x.replace == nil {
 		f.l.push(e.seq)
@@ -118,36 +108,66 @@ func (f *folder) take(e *event) error {
 	}
 	first, okS := f.l.find(x.replace[0])
 	last, okE := f.l.find(x.replace[1])
-	bad := func() error {
-		return logErr(f.path, int(e.line), ErrCorrupt, "replace %d..%d does not name a current range", x.replace[0], x.replace[1])
-	}
 	if !okS || !okE {
-		return bad()
+		return f.badRange(e, x.replace)
 	}
-	// Walk the range: every node must be cited; it must reach last.
-	count := 0
-	for n, more := first, true; ; {
-		if !more {
-			return bad()
-		}
-		s := f.l.seqAt(n)
-		if len(x.sources) == 0 || !f.seen[s] {
-			if !reaches(f.l, n, last) {
-				return bad()
-			}
-			return logErr(f.path, int(e.line), ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
-		}
-		count++
-		if n == last {
-			break
-		}
-		n, more = f.l.after(n)
+	count, err := f.walkRange(e, x, first, last)
+	if err != nil {
+		return err
 	}
 	if e.typ == sessionref.EventToolResult && (count != 1 || !f.toolResult(f.l.seqAt(first))) {
 		return logErr(f.path, int(e.line), ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
 	}
 	f.l.replace(first, last, e.seq)
 	return nil
+}
+
+// cite remembers the seqs a message cites (sourceEventSeqs), which must
+// be unique and earlier than its own.
+func (f *folder) cite(e *event, sources []int64) error {
+	if len(sources) == 0 {
+		return nil
+	}
+	if len(f.seen) > 64 || f.seen == nil {
+		f.seen = make(map[int64]bool, len(sources)) // clearing a big map costs its size
+	} else {
+		clear(f.seen)
+	}
+	for _, s := range sources {
+		if s < 0 || s >= e.seq || f.seen[s] {
+			return logErr(f.path, int(e.line), ErrCorrupt, "sourceEventSeqs of seq %d must be unique, earlier seqs", e.seq)
+		}
+		f.seen[s] = true
+	}
+	return nil
+}
+
+// badRange is the error of a replace that names no current range.
+func (f *folder) badRange(e *event, r *[2]int64) error {
+	return logErr(f.path, int(e.line), ErrCorrupt, "replace %d..%d does not name a current range", r[0], r[1])
+}
+
+// walkRange walks a replace's range from first: every node must be
+// cited, and the walk must reach last. It returns the range's length.
+func (f *folder) walkRange(e *event, x *eventExtra, first, last int64) (int, error) {
+	count := 0
+	for n, more := first, true; ; {
+		if !more {
+			return 0, f.badRange(e, x.replace)
+		}
+		s := f.l.seqAt(n)
+		if len(x.sources) == 0 || !f.seen[s] {
+			if !reaches(f.l, n, last) {
+				return 0, f.badRange(e, x.replace)
+			}
+			return 0, logErr(f.path, int(e.line), ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
+		}
+		count++
+		if n == last {
+			return count, nil
+		}
+		n, more = f.l.after(n)
+	}
 }
 
 // reaches reports whether last comes at or after n.

@@ -248,51 +248,7 @@ func (t *typeTracker) keep(b ...byte) {
 func (t *typeTracker) write(b []byte) {
 	for _, c := range b {
 		if t.inStr {
-			switch {
-			case t.esc == 1:
-				t.esc = 0
-				switch c {
-				case 'u':
-					t.esc, t.hex = 2, t.hex[:0]
-				case 'b':
-					t.keep('\b')
-				case 'f':
-					t.keep('\f')
-				case 'n':
-					t.keep('\n')
-				case 'r':
-					t.keep('\r')
-				case 't':
-					t.keep('\t')
-				default:
-					t.keep(c)
-				}
-			case t.esc >= 2:
-				t.hex = append(t.hex, c)
-				if len(t.hex) == 4 {
-					t.esc = 0
-					var r rune
-					for _, h := range t.hex {
-						r <<= 4
-						switch {
-						case h >= '0' && h <= '9':
-							r |= rune(h - '0')
-						case h >= 'a' && h <= 'f':
-							r |= rune(h-'a') + 10
-						case h >= 'A' && h <= 'F':
-							r |= rune(h-'A') + 10
-						}
-					}
-					t.keep(utf8.AppendRune(nil, r)...)
-				}
-			case c == '\\':
-				t.esc = 1
-			case c == '"':
-				t.inStr = false
-				t.endString()
-			default:
-				t.keep(c)
-			}
+			t.inString(c)
 			continue
 		}
 		switch c {
@@ -319,6 +275,58 @@ func (t *typeTracker) write(b []byte) {
 			}
 		}
 	}
+}
+
+// inString takes byte c of a string: an escape, its end, or its text.
+func (t *typeTracker) inString(c byte) {
+	switch {
+	case t.esc == 1:
+		t.esc = 0
+		if c == 'u' {
+			t.esc, t.hex = 2, t.hex[:0]
+			return
+		}
+		if r := jsonEscapes[c]; r != 0 {
+			t.keep(r)
+			return
+		}
+		t.keep(c)
+	case t.esc >= 2:
+		t.hex = append(t.hex, c)
+		if len(t.hex) == 4 {
+			t.esc = 0
+			t.keep(utf8.AppendRune(nil, hexRune(t.hex))...)
+		}
+	case c == '\\':
+		t.esc = 1
+	case c == '"':
+		t.inStr = false
+		t.endString()
+	default:
+		t.keep(c)
+	}
+}
+
+// jsonEscapes decodes the letters of JSON's short escapes that stand for
+// a control character; 0 is none (the others stand for themselves).
+var jsonEscapes = [256]byte{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// hexRune is the rune of four hex digits (a \u escape's); a digit that is
+// not one counts as 0.
+func hexRune(hex []byte) rune {
+	var r rune
+	for _, h := range hex {
+		r <<= 4
+		switch {
+		case h >= '0' && h <= '9':
+			r |= rune(h - '0')
+		case h >= 'a' && h <= 'f':
+			r |= rune(h-'a') + 10
+		case h >= 'A' && h <= 'F':
+			r |= rune(h-'A') + 10
+		}
+	}
+	return r
 }
 
 func (t *typeTracker) endString() {
