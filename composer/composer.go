@@ -255,15 +255,6 @@ func (m *Model) SetVirtualCursor(v bool) { m.virtual = v }
 // bounds set on the picker are the host's from then on.
 func (m *Model) Picker() *picker.Model { return &m.picker }
 
-// RefreshPicker asks the open picker's sources again for its query (see
-// picker.Model.Refresh); call it when the sessions behind them changed.
-// It does nothing while the picker is closed.
-func (m *Model) RefreshPicker() tea.Cmd {
-	var cmd tea.Cmd
-	cmd = m.picker.Refresh()
-	return cmd
-}
-
 // ClosePicker closes the picker if it is open, leaving the draft as it
 // is; unlike Esc it does not make the @word text, so the next edit in it
 // opens the picker again. A pick waiting for its answer is dropped.

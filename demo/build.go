@@ -73,7 +73,7 @@ func (m *Model) onBuild(msg buildMsg) tea.Cmd {
 	if msg.finished {
 		m.build.running, m.build.err = false, msg.err
 		m.layout()
-		return m.comp.RefreshPicker() // an open picker lists the new sessions
+		return m.comp.Picker().Refresh() // an open picker lists the new sessions
 	}
 	m.build.done, m.build.total = msg.done, msg.total
 	m.layout()

@@ -137,7 +137,7 @@ func (m *Model) onIndex(msg indexMsg) tea.Cmd {
 		m.layout()
 		var cmd tea.Cmd
 		if !quiet || msg.stats.Indexed+msg.stats.Removed > 0 {
-			cmd = m.comp.RefreshPicker() // an open picker's hits cover the whole index now
+			cmd = m.comp.Picker().Refresh() // an open picker's hits cover the whole index now
 		}
 		if m.opts.Resync > 0 {
 			cmd = tea.Batch(cmd, m.opts.tick(m.opts.Resync, func(time.Time) tea.Msg { return resyncMsg{} }))

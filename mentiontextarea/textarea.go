@@ -372,15 +372,6 @@ func setCursor(ta *textarea.Model, text string, at int) {
 	ta.SetCursorColumn(col)
 }
 
-// RefreshPicker asks the open picker's sources again for its query (see
-// picker.Model.Refresh); call it when the sessions behind them changed.
-// It does nothing while the picker is closed.
-func (a *Model) RefreshPicker() tea.Cmd {
-	var cmd tea.Cmd
-	cmd = a.picker.Refresh()
-	return cmd
-}
-
 // ClosePicker closes the picker if it is open, leaving the text as it
 // is; unlike Esc it does not make the @word text, so the next edit in it
 // opens the picker again. A pick waiting for its answer is dropped.

@@ -166,9 +166,7 @@ func (m chat) Update(msg tea.Msg) (chat, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if !m.picker.WantsKey(msg) && msg.String() == "@" {
-			var cmd tea.Cmd
-			cmd = m.picker.Open("")
-			return m, cmd
+			return m, m.picker.Open("")
 		}
 	case picker.PickedMsg:
 		// The picker's Cmd for other listeners; this host takes picks

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/dshkit/mentions/fakestore"
 	"github.com/dshkit/mentions/internal/textutil/texttest"
 	"github.com/dshkit/mentions/sessionref"
@@ -132,8 +130,7 @@ func TestLongWordKeyWork(t *testing.T) {
 		work[kind] = texttest.Work(func() {
 			m := longWordPicker(t, kind) // the preview laid out for the first query
 			for _, q := range []string{"parse", "pars"} {
-				var cmd tea.Cmd
-				cmd = m.SetQuery(q)
+				cmd := m.SetQuery(q)
 				m, _ = drain(m, cmd)
 				_ = m.View()
 			}
