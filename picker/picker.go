@@ -211,11 +211,15 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 // help: a closed picker's bindings are all disabled, the moves need rows,
 // and Accept and AcceptEnter are enabled only while a row can be picked
 // or a search is running (a pick then waits for its first match).
-// Preview is enabled while it does something (see [KeyMap]), and has no
-// keys at all without a preview, so no help lists it.
+// Preview is enabled while it does something (see [KeyMap]), says "rows"
+// while the preview stands in their place, and has no keys at all
+// without a preview, so no help lists it.
 func (m Model) KeyMap() KeyMap {
 	k := m.keys.withState(m.open, m.entries() > 0, m.Pickable() || m.anyPending()).forItem(m)
 	k.Preview.SetEnabled(m.previewKey() && m.entries() > 0)
+	if m.open && m.pv.shown { // the key now brings the rows back, as the popup's heading says
+		k.Preview.SetHelp(k.Preview.Help().Key, "rows")
+	}
 	if !m.hasPreviews() {
 		k.Preview = key.Binding{} // nothing to preview: not listed, even by a help of every key
 	}

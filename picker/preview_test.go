@@ -318,6 +318,9 @@ func TestPreviewNarrowToggle(t *testing.T) {
 	if !m.PreviewShown() || len(p.calls) != 1 {
 		t.Fatalf("after alt+p: shown %v, reads %v", m.PreviewShown(), p.calls)
 	}
+	if h := m.KeyMap().Preview.Help(); h.Desc != "rows" {
+		t.Fatalf("the footer's Preview key says %q while the preview stands in the rows' place", h.Desc)
+	}
 	view := ansi.Strip(m.View())
 	if strings.Contains(view, "3h ago") || !strings.Contains(view, "text of Fix the session parser") || !strings.Contains(view, "alt+p/f2 rows") {
 		t.Fatalf("preview in place of the rows:\n%s", view)
