@@ -304,3 +304,15 @@ func TestSendAnsweredAfterCtrlN(t *testing.T) {
 		t.Fatalf("the edit for a session left: draft %q, editing %d, history %q", c.input.Value(), c.editing, c.history)
 	}
 }
+
+// A status longer than the header leaves is cut with "…", never by the
+// terminal's edge.
+func TestLongStatusIsCut(t *testing.T) {
+	c := newTestChat(t, 40, 12)
+	c = sendText(t, c, "a first message")
+	c.status = strings.Repeat("a long reason the send failed ", 4)
+	first := strings.SplitN(screen(c), "\n", 2)[0]
+	if w := ansi.StringWidth(first); w > 40 || !strings.HasSuffix(strings.TrimRight(first, " "), "…") {
+		t.Fatalf("header of %d cells: %q", w, first)
+	}
+}

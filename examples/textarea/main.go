@@ -308,9 +308,11 @@ func (c chat) sent(msg sentMsg) (tea.Model, tea.Cmd) {
 }
 
 func (c chat) View() tea.View {
-	// The status whole, the title in the cells left.
-	status := ansi.Truncate(c.status, max(c.width, 1), "…")
-	title := ansi.Truncate(sessionref.SafeLine(c.title), max(c.width-ansi.StringWidth(status)-2, 1), "…")
+	// The status whole where it fits beside a few cells of the title (cut
+	// with "…" where it does not), the title in the cells left.
+	title := sessionref.SafeLine(c.title)
+	status := ansi.Truncate(c.status, max(c.width-2-min(ansi.StringWidth(title), 6), 1), "…")
+	title = ansi.Truncate(title, max(c.width-ansi.StringWidth(status)-2, 1), "…")
 	header := lipgloss.NewStyle().Bold(true).Render(title) + "  " + status
 	// The newest lines that fit, bottom-aligned, a blank line between
 	// turns: each turn is drawn (wrapped) once, when stored, so a frame
