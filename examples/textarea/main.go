@@ -308,10 +308,10 @@ func (c chat) sent(msg sentMsg) (tea.Model, tea.Cmd) {
 }
 
 func (c chat) View() tea.View {
-	// The status whole where it fits beside a few cells of the title (cut
+	// The status whole where it fits beside a cell of the title (cut
 	// with "…" where it does not), the title in the cells left.
 	title := sessionref.SafeLine(c.title)
-	status := ansi.Truncate(c.status, max(c.width-2-min(ansi.StringWidth(title), 6), 1), "…")
+	status := ansi.Truncate(c.status, max(c.width-2-min(ansi.StringWidth(title), 1), 1), "…")
 	title = ansi.Truncate(title, max(c.width-ansi.StringWidth(status)-2, 1), "…")
 	header := lipgloss.NewStyle().Bold(true).Render(title) + "  " + status
 	// The newest lines that fit, bottom-aligned, a blank line between
