@@ -234,7 +234,7 @@ func TestGoldenHistory(t *testing.T) {
 			c := newTestChat(t, size[0], size[1])
 			c = sendText(t, c, "hello")
 			c = sendText(t, c, "see @pay and @fix")
-			golden.RequireEqual(t, screen(c))
+			golden.RequireEqual(t, trimLines(screen(c)))
 		})
 	}
 }
@@ -315,4 +315,15 @@ func TestLongStatusIsCut(t *testing.T) {
 	if w := ansi.StringWidth(first); w > 40 || !strings.HasSuffix(strings.TrimRight(first, " "), "…") {
 		t.Fatalf("header of %d cells: %q", w, first)
 	}
+}
+
+// trimLines drops each line's trailing spaces: how far a renderer pads a
+// line is not the screen's content (lipgloss and bubbles differ on it
+// between the floors and the newest versions).
+func trimLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
