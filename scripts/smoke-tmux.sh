@@ -132,15 +132,15 @@ expect "EXIT=0"
 start preview-narrow 80 24 --seed 7 --count 200
 expect "No messages yet"
 typed "see @pars"
-expect "alt+p preview"
+expect "alt+p/f2 preview"
 expect_not " kept"
 keys M-p
-expect "alt+p rows"
+expect "alt+p/f2 rows"
 expect " kept"
 expect "▸ "
 keys F2
 expect "this dir"
-expect_not "alt+p rows"
+expect_not "alt+p/f2 rows"
 keys C-c
 keys C-c
 expect "EXIT=0"
