@@ -2,6 +2,7 @@ package agentlog
 
 import (
 	"context"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dshkit/mentions/agentlog/jsonlog"
@@ -127,4 +128,17 @@ func FirstLine(text string, n int) string {
 		cut--
 	}
 	return text[:cut] + "…"
+}
+
+// Millis is a log's RFC 3339 timestamp in Unix milliseconds, 0 (unknown)
+// when it is empty or not one: the time both agents write on their lines.
+func Millis(ts string) int64 {
+	if ts == "" {
+		return 0
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return 0
+	}
+	return sessionref.Millis(t)
 }

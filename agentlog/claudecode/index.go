@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/valyala/fastjson"
 
@@ -139,7 +138,7 @@ func (ix *index) stamp(r *record) {
 	}
 }
 
-func (ix *index) latest() int64 { return millis(ix.last) }
+func (ix *index) latest() int64 { return agentlog.Millis(ix.last) }
 
 // link adds a line with a uuid to the graph. A parent is only one seen
 // earlier in the file, so no chain can loop.
@@ -154,7 +153,7 @@ func (ix *index) link(n int, off int64, length int, r *record) {
 		nd.msg = int32(len(ix.msgs))
 		ix.msgs = append(ix.msgs, agentlog.Message{Off: off, Len: uint32(length), Line: int32(n), Bytes: uint32(len(text)), Kind: kind})
 		if kind == agentlog.KindUser && ix.firstPerson == nil {
-			ix.firstPerson = &titleRec{agentlog.FirstLine(strings.TrimSpace(text), 100), n, millis(r.Timestamp)}
+			ix.firstPerson = &titleRec{agentlog.FirstLine(strings.TrimSpace(text), 100), n, agentlog.Millis(r.Timestamp)}
 		}
 	}
 	id := int32(len(ix.nodes))
@@ -193,7 +192,7 @@ func (ix *index) Conversation() []agentlog.Message {
 // other sessions' summaries into a file), else the first line of the
 // person's first message.
 func (ix *index) Summary() agentlog.Summary {
-	s := agentlog.Summary{Cwd: ix.cwd, HasCwd: ix.hasCwd, Created: millis(ix.first), Updated: millis(ix.last),
+	s := agentlog.Summary{Cwd: ix.cwd, HasCwd: ix.hasCwd, Created: agentlog.Millis(ix.first), Updated: agentlog.Millis(ix.last),
 		Bad: ix.bad, Unknown: ix.unknown, Empty: ix.leaf < 0}
 	var t *titleRec
 	switch {
@@ -214,16 +213,4 @@ func (ix *index) Summary() agentlog.Summary {
 		s.Title = &sessionref.Title{Text: t.text, EventSeq: int64(t.line), UpdatedAt: t.at}
 	}
 	return s
-}
-
-// millis is an RFC 3339 time in Unix milliseconds, 0 when it is not one.
-func millis(ts string) int64 {
-	if ts == "" {
-		return 0
-	}
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return 0
-	}
-	return sessionref.Millis(t)
 }

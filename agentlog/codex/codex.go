@@ -231,7 +231,7 @@ func (t *titleIndex) Line(n int, _ int64, b []byte) {
 		t.size += int64(len(id)) + 64
 	}
 	t.size += int64(len(e.ThreadName))
-	t.names[id] = sessionref.Title{Text: e.ThreadName, EventSeq: int64(n), UpdatedAt: millis(e.UpdatedAt)}
+	t.names[id] = sessionref.Title{Text: e.ThreadName, EventSeq: int64(n), UpdatedAt: agentlog.Millis(e.UpdatedAt)}
 }
 
 func (t *titleIndex) Long(int, int64, int64) {}

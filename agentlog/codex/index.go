@@ -3,7 +3,6 @@ package codex
 import (
 	"bytes"
 	"strings"
-	"time"
 
 	"github.com/valyala/fastjson"
 
@@ -278,7 +277,7 @@ func (ix *index) Line(n int, off int64, b []byte) {
 		ix.rollBack(it.NumTurns)
 	case kTitle:
 		if it.ThreadName != "" {
-			ix.title = &sessionref.Title{Text: it.ThreadName, EventSeq: int64(n), UpdatedAt: millis(ts)}
+			ix.title = &sessionref.Title{Text: it.ThreadName, EventSeq: int64(n), UpdatedAt: agentlog.Millis(ts)}
 		}
 	}
 }
@@ -286,7 +285,7 @@ func (ix *index) Line(n int, off int64, b []byte) {
 func (ix *index) add(n int, off int64, length int, text string, k uint8) {
 	ix.msgs = append(ix.msgs, agentlog.Message{Off: off, Len: uint32(length), Line: int32(n), Bytes: uint32(len(text)), Kind: k})
 	if k == agentlog.KindUser && ix.firstPerson == nil {
-		ix.firstPerson = &sessionref.Title{Text: agentlog.FirstLine(strings.TrimSpace(text), 100), EventSeq: int64(n), UpdatedAt: millis(ix.last)}
+		ix.firstPerson = &sessionref.Title{Text: agentlog.FirstLine(strings.TrimSpace(text), 100), EventSeq: int64(n), UpdatedAt: agentlog.Millis(ix.last)}
 	}
 }
 
@@ -329,7 +328,7 @@ func (ix *index) Conversation() []agentlog.Message {
 // person's first message (the session index, read by the store, wins
 // over both).
 func (ix *index) Summary() agentlog.Summary {
-	s := agentlog.Summary{Cwd: ix.cwd, HasCwd: ix.hasCwd, Created: millis(ix.first), Updated: millis(ix.last),
+	s := agentlog.Summary{Cwd: ix.cwd, HasCwd: ix.hasCwd, Created: agentlog.Millis(ix.first), Updated: agentlog.Millis(ix.last),
 		Bad: ix.bad, Unknown: ix.unk, Empty: !ix.anyMsg}
 	switch {
 	case ix.title != nil:
@@ -340,15 +339,4 @@ func (ix *index) Summary() agentlog.Summary {
 		s.Title = &t
 	}
 	return s
-}
-
-func millis(ts string) int64 {
-	if ts == "" {
-		return 0
-	}
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return 0
-	}
-	return sessionref.Millis(t)
 }
