@@ -84,8 +84,8 @@ func (a *Model) Readable(ta textarea.Model) string {
 // synced is the mention model as it will be after following ta.
 func (a *Model) synced(ta textarea.Model) mention.Model {
 	d := a.draft
-	if ta.Value() != d.Readable() {
-		d.Follow(ta.Value(), cursorOffset(ta), mention.Paste)
+	if v, at := valueAndCursor(ta); v != d.Readable() {
+		d.Follow(v, at, mention.Paste)
 	}
 	return d
 }
@@ -125,10 +125,11 @@ func (a *Model) TakePick() (picker.PickedMsg, bool) {
 // paste. Update syncs first anyway; call Sync when something reads the
 // adapter (Tokens, the popup) before the next message.
 func (a *Model) Sync(ta *textarea.Model) {
-	if ta.Value() == a.draft.Readable() {
+	v, at := valueAndCursor(*ta)
+	if v == a.draft.Readable() {
 		return
 	}
-	if a.draft.Follow(ta.Value(), cursorOffset(*ta), mention.Paste) {
+	if a.draft.Follow(v, at, mention.Paste) {
 		a.apply(ta)
 	}
 	a.show(ta)
@@ -271,7 +272,7 @@ func (a *Model) updatePicker(ta *textarea.Model, msg tea.Msg) tea.Cmd {
 // follow reads ta after a change, rewrites it when the model says so,
 // and opens, updates or closes the picker.
 func (a *Model) follow(ta *textarea.Model, how mention.Change) tea.Cmd {
-	if a.draft.Follow(ta.Value(), cursorOffset(*ta), how) {
+	if v, at := valueAndCursor(*ta); a.draft.Follow(v, at, how) {
 		a.apply(ta)
 	}
 	return a.show(ta)
@@ -329,19 +330,27 @@ func (a *Model) apply(ta *textarea.Model) {
 	if ta.Value() != text {
 		// The textarea changed what it was given (its sanitiser, its
 		// character limit): follow what it holds.
-		a.draft.Follow(ta.Value(), cursorOffset(*ta), mention.Jump)
+		v, at := valueAndCursor(*ta)
+		a.draft.Follow(v, at, mention.Jump)
 	}
 }
 
 // cursorOffset is ta's cursor as a byte offset of its value.
 func cursorOffset(ta textarea.Model) int {
+	_, at := valueAndCursor(ta)
+	return at
+}
+
+// valueAndCursor is ta's value and the cursor's byte offset in it, the
+// value built once (ta.Value joins its lines anew each call).
+func valueAndCursor(ta textarea.Model) (string, int) {
 	v := ta.Value()
 	row, col := ta.Line(), ta.Column()
 	off := 0
 	for i := 0; i < row; i++ {
 		nl := strings.IndexByte(v[off:], '\n')
 		if nl < 0 {
-			return len(v)
+			return v, len(v)
 		}
 		off += nl + 1
 	}
@@ -349,7 +358,7 @@ func cursorOffset(ta textarea.Model) int {
 		_, n := utf8.DecodeRuneInString(v[off:])
 		off += n
 	}
-	return off
+	return v, off
 }
 
 // rowCol is the line and the rune column of byte offset at in v.
