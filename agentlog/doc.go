@@ -1,7 +1,7 @@
 // Package agentlog offers other agents' session histories to the
 // picker and to Prepare as read-only stores: a [Store] reads one agent's
 // logs under a root through a [Format]'s rules over the shared engine
-// ([github.com/dshkit/mentions/agentlog/jsonlog]), and [Join] reads a
+// ([github.com/dshkit/mentions/jsonlog]), and [Join] reads a
 // host's own store and agent stores as one corpus.
 //
 // The formats are in their own packages: agentlog/claudecode (Claude

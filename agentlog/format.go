@@ -5,7 +5,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/dshkit/mentions/agentlog/jsonlog"
+	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
 )
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dshkit/mentions/agentlog/jsonlog"
+	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/dshkit/mentions/agentlog"
 	"github.com/dshkit/mentions/agentlog/claudecode"
-	"github.com/dshkit/mentions/agentlog/jsonlog"
+	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
 )
 

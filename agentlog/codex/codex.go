@@ -18,7 +18,7 @@ import (
 	"sync"
 
 	"github.com/dshkit/mentions/agentlog"
-	"github.com/dshkit/mentions/agentlog/jsonlog"
+	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
 )
 
