@@ -84,7 +84,7 @@ func NewStore(f Format, root string, opts ...Option) (*Store, error) {
 		return nil, &fs.PathError{Op: "open", Path: root, Err: errors.New("not a directory")}
 	}
 	s := &Store{f: f, root: resolved, byID: map[string]string{}}
-	s.log = jsonlog.New(lim, f.NewIndex)
+	s.log = jsonlog.New(lim, func(string) Index { return f.NewIndex() })
 	s.stats = Stats{Agent: f.Name(), Root: resolved}
 	return s, nil
 }

@@ -33,7 +33,6 @@
 package jsonlog
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -41,7 +40,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"strconv"
 	"sync"
@@ -58,6 +56,9 @@ var (
 	// ErrChanged: the file changed in a way a line read back cannot
 	// follow (replaced, shrunk or rewritten since it was indexed).
 	ErrChanged = errors.New("log changed since it was read")
+	// ErrCorrupt: a framed log's bytes are not frames, or a whole frame
+	// does not end with a whole line.
+	ErrCorrupt = errors.New("log corrupt")
 	// ErrUnreadable: the file could not be opened or read; the system's
 	// error is wrapped too (errors.Is(err, fs.ErrNotExist) and
 	// fs.ErrPermission work).
@@ -113,8 +114,13 @@ type Limits struct {
 	// (DefaultMaxLineBytes when 0).
 	MaxLineBytes int
 	// CacheBytes is what the cache of indexes may hold between reads
-	// (DefaultCacheBytes when 0).
+	// (DefaultCacheBytes when 0); the least recently used go first.
 	CacheBytes int64
+	// ReadBytes bounds what reads running at once may hold
+	// (DefaultReadBytes when 0): each counts its buffer, the longest line
+	// it may hold and a framed log's compressed bytes; one over it alone
+	// runs alone.
+	ReadBytes int64
 }
 
 // Defaults of [Limits].
@@ -122,6 +128,7 @@ const (
 	DefaultMaxLogBytes  = 1 << 30
 	DefaultMaxLineBytes = 16 << 20
 	DefaultCacheBytes   = 64 << 20
+	DefaultReadBytes    = 256 << 20
 	// EntryOverhead is what the cache counts for an entry beside its
 	// indexer: the path, the key, the head hash and the tail bytes.
 	EntryOverhead = 256
@@ -143,6 +150,9 @@ func (l Limits) withDefaults() Limits {
 	if l.CacheBytes <= 0 {
 		l.CacheBytes = DefaultCacheBytes
 	}
+	if l.ReadBytes <= 0 {
+		l.ReadBytes = DefaultReadBytes
+	}
 	return l
 }
 
@@ -152,26 +162,46 @@ func (l Limits) withDefaults() Limits {
 // state a later line may need.
 type Indexer interface {
 	// Line is one complete line without its newline: n is its 1-based
-	// number, off the offset of its first byte. line is only valid
-	// during the call.
-	Line(n int, off int64, line []byte)
+	// number, at its place (a raw log's byte offset; in a framed log a
+	// packed frame and offset), which [Lines.Line] takes back. line is
+	// only valid during the call.
+	Line(n int, at int64, line []byte)
 	// Long is a line of length bytes (newline excluded) over
 	// MaxLineBytes, which is not read.
-	Long(n int, off int64, length int64)
+	Long(n int, at int64, length int64)
 	// Size is about how many bytes the indexer holds.
 	Size() int64
+}
+
+// Stopper is an [Indexer] that may want no more lines (a log it found
+// corrupt): the scan stops after the line that made Stopped true, and
+// lines appended later are not fed to it.
+type Stopper interface {
+	Stopped() bool
+}
+
+// Forker is an [Indexer] that can be copied. The whole lines of a framed
+// log's torn last frame (being written) are fed to a fork, never to the
+// cached index: they are readable now, but the writer may still change
+// the frame. Fork must return an indexer that shares nothing the fork's
+// lines change.
+type Forker[T Indexer] interface {
+	Fork() T
 }
 
 // Log reads logs of one format through indexers made by its constructor
 // and caches one index per path. It is safe for concurrent use; an
 // indexer is only used by one goroutine at a time.
 type Log[T Indexer] struct {
-	lim   Limits
-	newIx func() T
+	lim     Limits
+	newIx   func(path string) T
+	framing func(path string) Frames
+	reading *gate
 
 	mu    sync.Mutex
 	files map[string]*entry[T]
 	used  int64
+	tick  int64 // counts uses, for the least recently used
 }
 
 // entry is one path's cached index.
@@ -180,32 +210,44 @@ type entry[T Indexer] struct {
 	ok   bool // an index was built
 	snap Snapshot
 	ix   T
-	size int64 // what the cache counts for it
+	sc   framedScan // a framed log's frames
+	size int64      // what the cache counts for it
+	used int64      // the tick of its last use
+	// fork and forkSnap hold a torn frame's lines over ix, for snap.Key.
+	fork     T
+	forked   bool
+	forkSnap Snapshot
 }
 
-// Snapshot says which bytes of which file an index was built from; it
-// reads lines of them back.
-type Snapshot struct {
-	// Path is the file.
-	Path string
-	// Key is its identity and version when it was read.
-	Key Key
-	// End is the offset after the last complete line read.
-	End int64
-	// Lines is the number of complete lines read.
-	Lines int
-	head  [sha256.Size]byte
-	nhead int
-	tail  []byte
+// New returns a Log whose indexers are made by newIndexer, given the
+// path of the log each will index.
+func New[T Indexer](lim Limits, newIndexer func(path string) T) *Log[T] {
+	lim = lim.withDefaults()
+	return &Log[T]{lim: lim, newIx: newIndexer, files: map[string]*entry[T]{}, reading: newGate(lim.ReadBytes)}
 }
 
-// New returns a Log whose indexers are made by newIndexer.
-func New[T Indexer](lim Limits, newIndexer func() T) *Log[T] {
-	return &Log[T]{lim: lim.withDefaults(), newIx: newIndexer, files: map[string]*entry[T]{}}
-}
+// SetFraming makes the logs for which framing returns non-nil framed
+// logs (zstd, say), read through those Frames. Call it before the first
+// read.
+func (l *Log[T]) SetFraming(framing func(path string) Frames) { l.framing = framing }
 
 // Limits returns the effective limits.
 func (l *Log[T]) Limits() Limits { return l.lim }
+
+// PeakReadBytes is the most that reads running at once have held, as
+// counted against ReadBytes.
+func (l *Log[T]) PeakReadBytes() int64 {
+	l.reading.mu.Lock()
+	defer l.reading.mu.Unlock()
+	return l.reading.peak
+}
+
+func (l *Log[T]) framesOf(path string) Frames {
+	if l.framing == nil {
+		return nil
+	}
+	return l.framing(path)
+}
 
 // Use brings path's index up to date with the file (reading only what
 // was appended when it merely grew) and calls fn with it while holding
@@ -217,7 +259,12 @@ func (l *Log[T]) Use(ctx context.Context, path string, fn func(ix T, s Snapshot)
 	if err := l.update(ctx, path, e); err != nil {
 		return err
 	}
-	err := fn(e.ix, e.snap)
+	var err error
+	if e.forked {
+		err = fn(e.fork, e.forkSnap)
+	} else {
+		err = fn(e.ix, e.snap)
+	}
 	l.account(path, e)
 	return err
 }
@@ -230,13 +277,18 @@ func (l *Log[T]) entryOf(path string) *entry[T] {
 		e = &entry[T]{}
 		l.files[path] = e
 	}
+	l.tick++
+	e.used = l.tick
 	return e
 }
 
-// account charges e's new size to the cache and drops other entries
-// while the cache holds more than its budget.
+// account charges e's new size to the cache and drops the least recently
+// used other entries while the cache holds more than its budget.
 func (l *Log[T]) account(path string, e *entry[T]) {
-	size := e.ix.Size() + EntryOverhead
+	size := e.ix.Size() + EntryOverhead + int64(len(e.sc.frames))*16
+	if e.forked {
+		size += e.fork.Size()
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.files[path] != e {
@@ -244,16 +296,19 @@ func (l *Log[T]) account(path string, e *entry[T]) {
 	}
 	l.used += size - e.size
 	e.size = size
-	for p, o := range l.files {
-		if l.used <= l.lim.CacheBytes {
-			break
+	for l.used > l.lim.CacheBytes {
+		victim := ""
+		for p, o := range l.files {
+			if p != path && (victim == "" || o.used < l.files[victim].used) {
+				victim = p
+			}
 		}
-		if p == path || !o.mu.TryLock() {
-			continue
+		if victim == "" {
+			return // only this one: kept until the next read of another
 		}
+		o := l.files[victim]
 		l.used -= o.size
-		delete(l.files, p)
-		o.mu.Unlock()
+		delete(l.files, victim)
 	}
 }
 
@@ -263,6 +318,16 @@ func (l *Log[T]) Forget() {
 	defer l.mu.Unlock()
 	l.files = map[string]*entry[T]{}
 	l.used = 0
+}
+
+// Drop forgets path's cached index.
+func (l *Log[T]) Drop(path string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e := l.files[path]; e != nil {
+		l.used -= e.size
+		delete(l.files, path)
+	}
 }
 
 // Open opens path as a log: a regular file, not a link, within
@@ -315,26 +380,66 @@ func (l *Log[T]) update(ctx context.Context, path string, e *entry[T]) error {
 	if e.ok && key == e.snap.Key {
 		return nil
 	}
+	fr := l.framesOf(path)
 	from := int64(0)
 	if e.ok && key.SameFile(e.snap.Key) && key.Size > e.snap.Key.Size && e.snap.unchangedIn(f) {
 		from = e.snap.End
 	} else {
 		var zero T
-		e.ix, e.ok = zero, false
-		e.ix = l.newIx()
-		e.snap = Snapshot{Path: path}
+		e.ix, e.fork, e.ok, e.forked = l.newIx(path), zero, false, false
+		e.snap, e.sc = Snapshot{Path: path, frames: fr}, framedScan{}
 	}
-	end, lines, err := scan(ctx, f, from, key.Size, e.snap.Lines, l.lim.MaxLineBytes, e.ix)
+	e.forked = false
+	if st, ok := any(e.ix).(Stopper); ok && st.Stopped() {
+		e.snap.Key, e.ok = key, true // it wants no more lines
+		return nil
+	}
+	weight := int64(bufBytes) + min(int64(l.lim.MaxLineBytes), key.Size-from)
+	if fr != nil {
+		weight += key.Size - from
+	}
+	took, err := l.reading.acquire(ctx, weight)
 	if err != nil {
-		e.ok = false
 		return fileErr(path, ErrUnreadable, err)
 	}
-	e.snap.Key, e.snap.End, e.snap.Lines = key, end, lines
-	if err := e.snap.stamp(f); err != nil {
+	defer l.reading.release(took)
+	if err := l.scan(ctx, f, fr, from, key, e); err != nil {
 		e.ok = false
+		if errors.Is(err, ErrTooLarge) || errors.Is(err, ErrCorrupt) {
+			return &FileError{Path: path, Err: err}
+		}
 		return fileErr(path, ErrUnreadable, err)
 	}
 	e.ok = true
+	return nil
+}
+
+// scan reads f from from to key's size into e.
+func (l *Log[T]) scan(ctx context.Context, f *os.File, fr Frames, from int64, key Key, e *entry[T]) error {
+	if fr == nil {
+		end, lines, err := scanRaw(ctx, f, from, key.Size, e.snap.Lines, l.lim.MaxLineBytes, e.ix)
+		if err != nil {
+			return err
+		}
+		e.snap.Key, e.snap.End, e.snap.Lines, e.snap.Decoded = key, end, lines, end
+		return e.snap.stamp(f)
+	}
+	e.sc.torn = nil
+	fork, forked, err := scanFrames(ctx, f, fr, from, key.Size, l.lim.MaxLineBytes, &e.sc, e.ix)
+	if err != nil {
+		return err
+	}
+	e.snap.Key, e.snap.End, e.snap.Lines, e.snap.Decoded = key, e.sc.end, e.sc.lines, e.sc.decoded
+	e.snap.offs = e.sc.frames[:len(e.sc.frames):len(e.sc.frames)]
+	if err := e.snap.stamp(f); err != nil {
+		return err
+	}
+	if forked {
+		e.fork, e.forked = fork, true
+		e.forkSnap = e.snap
+		e.forkSnap.offs = append(e.snap.offs, *e.sc.torn) // a copy: offs is clipped
+		e.forkSnap.Lines = e.sc.tornLines
+	}
 	return nil
 }
 
@@ -372,86 +477,92 @@ func (s *Snapshot) unchangedIn(f *os.File) bool {
 	return bytes.Equal(tail, s.tail)
 }
 
-// ReadLine reads back the line of length n (newline excluded) at off,
-// after checking that the file is still the one indexed, no shorter, its
-// bytes before End unchanged and the line still ending where it did.
-func (s *Snapshot) ReadLine(off int64, n int) ([]byte, error) {
-	if off < 0 || n < 0 || off+int64(n) >= s.End {
-		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no line of %d bytes at offset %d", n, off))
-	}
-	f, key, err := open(s.Path, math.MaxInt64)
+// Head reads the first line of the log at path, under the same rules as
+// a read, and no more of the file than that line needs (of a framed log,
+// its first frame until the line ends). A log with no whole first line
+// yet gives nil; a first line over maxLine bytes is ErrTooLarge.
+func (l *Log[T]) Head(ctx context.Context, path string, maxLine int) ([]byte, Key, error) {
+	f, key, err := l.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, Key{}, err
 	}
 	defer f.Close()
-	if key != s.Key && (!key.SameFile(s.Key) || key.Size <= s.Key.Size) {
-		return nil, fileErr(s.Path, ErrChanged, nil) // replaced, shrunk, or rewritten at its size
+	var line []byte
+	found := false
+	take := func(p []byte) error {
+		i := bytes.IndexByte(p, '\n')
+		if i >= 0 {
+			p, found = p[:i], true
+		}
+		if len(line)+len(p) > maxLine {
+			return fileErr(path, ErrTooLarge, fmt.Errorf("a first line over %d bytes", maxLine))
+		}
+		line = append(line, p...)
+		if found {
+			return errEnough
+		}
+		return nil
 	}
-	tail := make([]byte, len(s.tail))
-	if _, err := f.ReadAt(tail, s.End-int64(len(tail))); err != nil || !bytes.Equal(tail, s.tail) {
-		return nil, fileErr(s.Path, ErrChanged, nil)
+	if fr := l.framesOf(path); fr != nil {
+		err = headFrame(ctx, f, fr, key.Size, take)
+	} else {
+		err = headRaw(f, key.Size, take)
 	}
-	buf := make([]byte, n+1)
-	if _, err := f.ReadAt(buf, off); err != nil {
-		return nil, fileErr(s.Path, ErrUnreadable, err)
+	if err != nil && !errors.Is(err, errEnough) {
+		var fe *FileError
+		if errors.As(err, &fe) {
+			return nil, key, err
+		}
+		if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrTooLarge) {
+			return nil, key, &FileError{Path: path, Err: err}
+		}
+		return nil, key, fileErr(path, ErrUnreadable, err)
 	}
-	if buf[n] != '\n' {
-		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("the line at offset %d no longer ends where it did", off))
+	if !found {
+		return nil, key, nil
 	}
-	return buf[:n], nil
+	return line, key, nil
 }
 
-// scan feeds ix the complete lines of f between from and size (the size
-// the file had when opened: bytes appended meanwhile wait for the next
-// read). A last line with no newline is left unread. It returns the
-// offset after the last complete line and the count of lines so far.
-func scan(ctx context.Context, f *os.File, from, size int64, lines, maxLine int, ix Indexer) (int64, int, error) {
-	r := bufio.NewReaderSize(io.NewSectionReader(f, from, size-from), bufBytes)
-	off := from
-	var long []byte // a line being assembled across buffer fills
-	var longLen int64
-	tooLong := false
-	for {
-		if lines&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, 0, err
+// headRaw passes a raw log's bytes to take, a piece at a time, until
+// take has enough.
+func headRaw(f *os.File, size int64, take func([]byte) error) error {
+	buf := make([]byte, 4<<10)
+	for off := int64(0); off < size; {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+		if n > 0 {
+			if terr := take(buf[:n]); terr != nil {
+				return terr
 			}
+			off += int64(n)
 		}
-		chunk, err := r.ReadSlice('\n')
-		switch {
-		case err == nil:
-			lines++
-			body := chunk[:len(chunk)-1]
-			switch {
-			case tooLong:
-				ix.Long(lines, off, longLen+int64(len(body)))
-			case long != nil && len(long)+len(body) > maxLine:
-				ix.Long(lines, off, int64(len(long)+len(body)))
-			case long != nil:
-				ix.Line(lines, off, append(long, body...))
-			case len(body) > maxLine:
-				ix.Long(lines, off, int64(len(body)))
-			default:
-				ix.Line(lines, off, body)
-			}
-			off += longLen + int64(len(chunk))
-			if long != nil {
-				off += int64(len(long))
-			}
-			long, longLen, tooLong = nil, 0, false
-		case errors.Is(err, bufio.ErrBufferFull):
-			switch {
-			case tooLong:
-				longLen += int64(len(chunk))
-			case len(long)+len(chunk) > maxLine:
-				tooLong, longLen, long = true, int64(len(long)+len(chunk)), nil
-			default:
-				long = append(long, chunk...)
-			}
-		case errors.Is(err, io.EOF):
-			return off, lines, nil // a torn tail, if any, is not yet written
-		default:
-			return 0, 0, err
+		if n == 0 || err != nil && !errors.Is(err, io.EOF) {
+			return err
 		}
 	}
+	return nil
+}
+
+// headFrame passes the text of a framed log's first frame to take,
+// reading the file until that frame is whole (or the file ends).
+func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, take func([]byte) error) error {
+	var b []byte
+	for want := min(size, 64<<10); ; want = min(size, 2*want) {
+		b = make([]byte, want)
+		if _, err := f.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		_, whole, err := fr.Frame(b)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		if whole || want == size {
+			break
+		}
+	}
+	n, _, _ := fr.Frame(b)
+	if n > 0 {
+		b = b[:n]
+	}
+	return fr.Decode(ctx, b, min(fr.MaxText(size), maxFrameText), take)
 }

@@ -31,7 +31,7 @@ func (l *lines) Size() int64 { return int64(len(l.got)) * 32 }
 
 func newLog(lim Limits) (*Log[*lines], *int) {
 	made := new(int)
-	return New(lim, func() *lines { *made++; return &lines{made: made} }), made
+	return New(lim, func(string) *lines { *made++; return &lines{made: made} }), made
 }
 
 func write(t *testing.T, path, data string) {

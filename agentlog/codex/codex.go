@@ -244,7 +244,7 @@ func (t *titleIndex) Size() int64            { return t.size + 256 }
 func (f *Format) Titles(ctx context.Context, root string) map[string]sessionref.Title {
 	f.once.Do(func() {
 		f.titles = jsonlog.New(jsonlog.Limits{MaxLogBytes: 64 << 20, MaxLineBytes: 64 << 10},
-			func() *titleIndex { return &titleIndex{names: map[string]sessionref.Title{}} })
+			func(string) *titleIndex { return &titleIndex{names: map[string]sessionref.Title{}} })
 	})
 	var out map[string]sessionref.Title
 	_ = f.titles.Use(ctx, filepath.Join(root, indexFile), func(ix *titleIndex, _ jsonlog.Snapshot) error {
