@@ -162,7 +162,11 @@ func BenchmarkReadSurface50MB(b *testing.B) {
 func BenchmarkClosers40k(b *testing.B) {
 	evs := pendingCalls(40000)
 	for b.Loop() {
-		if n := len(closers(segmentOf(evs, int64(len(evs)), 0)).all()); n != 40002 {
+		var t turnState
+		for i := range evs {
+			t.apply(&evs[i])
+		}
+		if n := len(t.closers(int64(len(evs)) - 1)); n != 40002 {
 			b.Fatal(n)
 		}
 	}

@@ -15,7 +15,7 @@ func BenchmarkDecodeRecord(b *testing.B) {
 		[]byte(`{"type":"assistant/message","seq":13,"time":1700000000000,"data":{"message":{"id":"a13","role":"assistant","content":[{"type":"text","text":"message 13 about the retry loop and the parser; message 13 about the retry loop and the parser; message 13 about"}],"source":{"kind":"model"}}},"surfaceOp":"append"}`),
 		[]byte(`{"type":"turn/end","seq":14,"time":1700000000000,"data":{"reason":{"kind":"completed"}}}`),
 	}
-	p := &parsed{path: "x"}
+	p := &index{path: "x"}
 	b.Run("scanner", func(b *testing.B) {
 		defer reportCPU(b, cpuTime())
 		for b.Loop() {

@@ -6,16 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/dshkit/mentions/dshlog/internal/benchlog"
+	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -157,8 +156,8 @@ func TestCorpusOutcomes(t *testing.T) {
 				t.Fatalf("read: %v", err)
 			}
 			// The decoded line count matches the manifest (header included).
-			p, _ := s.load(ctx, info.Path)
-			if got := p.line; got != r.lines && r.features["crash-closers"] == "" && !strings.HasPrefix(r.file, "synthetic-garbage") {
+			p := statsOf(t, s, info.Path)
+			if got := p.lines; got != r.lines && r.features["crash-closers"] == "" && !strings.HasPrefix(r.file, "synthetic-garbage") {
 				t.Errorf("decoded %d lines, manifest says %d", got, r.lines)
 			}
 			// Titles: the last session/title event.
@@ -170,7 +169,7 @@ func TestCorpusOutcomes(t *testing.T) {
 			}
 			// Crash-repair closers only for an open final turn.
 			want, _ := strconv.Atoi(r.features["crash-closers"])
-			if got := p.closers.n; got != want {
+			if got := p.closers; got != want {
 				t.Errorf("%d crash-repair closers, manifest says %d", got, want)
 			}
 			// Every surface event carries its seq and capturedThroughSeq
@@ -276,11 +275,11 @@ func TestZstdTornFrame(t *testing.T) {
 		if infos[0].Err != nil {
 			continue // the header frame is not whole yet
 		}
-		p, err := s.load(context.Background(), path)
-		if err != nil || p.err != nil {
-			t.Fatalf("cut at %d: %v %v", cut, err, p.err)
+		p := statsOf(t, s, path)
+		if p.err != nil {
+			t.Fatalf("cut at %d: %v", cut, p.err)
 		}
-		if n := int(p.tail.next); n < last {
+		if n := int(p.next); n < last {
 			t.Fatalf("cut at %d: %d events, fewer than %d", cut, n, last)
 		} else {
 			last = n
@@ -412,11 +411,11 @@ func TestLiveAppend(t *testing.T) {
 		if _, err := s.ReadSurface(context.Background(), id); err != nil {
 			t.Fatalf("read during append: %v", err)
 		}
-		p, _ := s.load(context.Background(), path)
-		if p.committed < prevCommitted || int(p.events.next) < prevEvents {
+		p := statsOf(t, s, path)
+		if p.end < prevCommitted || int(p.next) < prevEvents {
 			t.Fatal("a later read saw less")
 		}
-		prevCommitted, prevEvents = p.committed, int(p.events.next)
+		prevCommitted, prevEvents = p.end, int(p.next)
 	}
 	surf, err := s.ReadSurface(context.Background(), id)
 	if err != nil || len(surf.Events) != 5 || *surf.CapturedThroughSeq != 70 {
@@ -457,16 +456,19 @@ func FuzzLog(f *testing.F) {
 	}
 	f.Add([]byte("{\"type\":\"session\",\"version\":0,\"id\":\"x\",\"createdAt\":1}\n{\"type\":\"user/message\",\"seq\":0,\"time\":1,\"data\":{\"content\":[],\"source\":{\"kind\":\"user\"}},\"surfaceOp\":{\"op\":\"replace\",\"start\":0,\"end\":0}}\n"), false)
 	f.Fuzz(func(t *testing.T, data []byte, isZstd bool) {
-		p := &parsed{path: "fuzz", zstd: isZstd}
-		err := p.feed(feeder{ctx: context.Background(), cap: 1 << 20}, data, 0)
-		checkStreamed(t, data, isZstd, p, err)
-		if err != nil {
-			var le *LogError
-			if !errors.Is(err, errTooLarge) && !errors.As(err, &le) {
-				t.Fatalf("untyped read error %v", err)
-			}
-			return
+		name := RawName
+		if isZstd {
+			name = ZstdName
 		}
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := OpenFile(path, WithMaxLogBytes(1<<20))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := statsOf(t, s, path)
 		if p.err != nil {
 			var le *LogError
 			if !errors.As(p.err, &le) {
@@ -474,21 +476,50 @@ func FuzzLog(f *testing.F) {
 			}
 			return
 		}
-		v := view{p.events, p.tail, p.closers}
-		nodes, err := fold("fuzz", v)
+		infos, _ := s.Sessions(context.Background())
+		if len(infos) != 1 || infos[0].Err != nil {
+			return // the header is not a session's: nothing to read by id
+		}
+		surf, err := s.ReadSurface(context.Background(), infos[0].Header.ID)
 		if err != nil {
 			var le *LogError
 			if !errors.As(err, &le) {
-				t.Fatalf("untyped fold error %v", err)
+				t.Fatalf("untyped read error %v", err)
 			}
 			return
 		}
-		for _, n := range nodes {
-			if e := v.at(n); e == nil || !e.isMessage() {
-				t.Fatalf("surface node %d is not a message", n)
+		for i, e := range surf.Events {
+			if e.Seq == nil || i > 0 && *e.Seq == *surf.Events[i-1].Seq || e.Type == "" {
+				t.Fatalf("surface event %d is not a message: %+v", i, e)
 			}
 		}
+		if len(surf.Events) > 0 && (surf.CapturedThroughSeq == nil || *surf.CapturedThroughSeq < *surf.Events[len(surf.Events)-1].Seq) {
+			t.Fatalf("captured %v before the last message", surf.CapturedThroughSeq)
+		}
 	})
+}
+
+// indexStats is what a test looks at in a log's index.
+type indexStats struct {
+	lines, closers int
+	next, end      int64
+	stopped        bool
+	err            error
+}
+
+// statsOf reads the index of the log at path as s's reads see it (a
+// torn frame's lines included).
+func statsOf(t testing.TB, s *Store, path string) indexStats {
+	t.Helper()
+	var st indexStats
+	err := s.logs.Use(context.Background(), path, func(ix *index, snap jsonlog.Snapshot) error {
+		st = indexStats{lines: ix.lines, closers: len(ix.closers()), next: ix.next, end: snap.End, stopped: ix.stopped, err: ix.readErr()}
+		return nil
+	})
+	if err != nil {
+		st.err = s.engineErr(path, err)
+	}
+	return st
 }
 
 // TestIndexFollowsTheRoot: reads use the id index of the last listing, a
@@ -539,68 +570,22 @@ func place(t testing.TB, root string, data []byte, name string) string {
 	return path
 }
 
-// TestHalvesMatchOnePass: a big log decoded as two halves at once gives
-// what one pass gives, and a defect in either half falls back to the one
-// pass and its rules.
-func TestHalvesMatchOnePass(t *testing.T) {
-	var buf strings.Builder
-	benchlogLines := strings.Join(linesOfSize(t, parallelMin+parallelMin/8), "")
-	buf.WriteString(benchlogLines)
-	text := []byte(buf.String())
-	ctx := feeder{ctx: context.Background(), cap: 1 << 30}
-	one := &parsed{path: "x"}
-	first, rest, _ := strings.Cut(string(text), "\n")
-	one.header([]byte(first))
-	one.decodeLines(ctx, []byte(rest), -1, &one.events, false)
-	two := &parsed{path: "x"}
-	two.header([]byte(first))
-	if !two.decodeHalves(ctx, []byte(rest)) {
-		t.Skip("one core: no halves")
-	}
-	if !sameSegment(one.events, two.events) || one.line != two.line {
-		t.Fatalf("halves differ: %d/%d events, lines %d/%d", one.events.next, two.events.next, one.line, two.line)
-	}
-	// A gap in the second half: the halves are not joined.
-	lines := strings.SplitAfter(rest, "\n")
-	broken := strings.Join(append(lines[:len(lines)*3/4:len(lines)*3/4], lines[len(lines)*3/4+1:]...), "")
-	three := &parsed{path: "x"}
-	three.header([]byte(first))
-	if three.decodeHalves(ctx, []byte(broken)) || three.events.next != 0 || three.line != 1 {
-		t.Fatal("a log with a gap was joined, or the state was not restored")
-	}
-}
-
 func linesOfSize(t *testing.T, size int) []string {
 	t.Helper()
 	return benchlog.Lines("halves", size)
 }
 
-// TestStreamedRawMatchesOnePass: a raw log read from its file in pieces,
-// as two halves at once, gives what one pass over the whole text gives;
-// a bad line whose later turn/end is pieces away still makes the log
-// corrupt, and without one the rest is a torn tail.
-func TestStreamedRawMatchesOnePass(t *testing.T) {
-	text := strings.Join(linesOfSize(t, parallelMin+parallelMin/8), "")
+// TestBadLineFarFromTurnEnd: a bad line whose later turn/end is
+// megabytes away still makes the log corrupt; without one the rest is a
+// torn tail, and what came before it reads.
+func TestBadLineFarFromTurnEnd(t *testing.T) {
+	text := strings.Join(linesOfSize(t, 4<<20), "")
 	path := filepath.Join(t.TempDir(), RawName)
-	os.WriteFile(path, []byte(text), 0o644)
-	s, _ := OpenFile(path)
-	got, err := s.load(context.Background(), path)
-	if err != nil || got.err != nil {
-		t.Fatal(err, got.err)
-	}
-	one := &parsed{path: path}
-	first, rest, _ := strings.Cut(text, "\n")
-	one.header([]byte(first))
-	one.decodeLines(feeder{ctx: context.Background(), cap: 1 << 30}, []byte(rest), int64(len(first)+1), &one.events, false)
-	if !sameSegment(one.events, got.events) || one.line != got.line || got.committed != int64(len(text)) {
-		t.Fatalf("streamed %d events, %d lines; one pass %d, %d", got.events.next, got.line, one.events.next, one.line)
-	}
-
 	lines := strings.SplitAfter(text, "\n")
 	bad := strings.Join(lines[:20], "") + "{garbage\n" + strings.Join(lines[20:], "")
 	os.WriteFile(path, []byte(bad), 0o644)
-	s, _ = OpenFile(path)
-	if p, _ := s.load(context.Background(), path); !errors.Is(p.err, ErrCorrupt) || p.events.next == 0 {
+	s, _ := OpenFile(path)
+	if p := statsOf(t, s, path); !errors.Is(p.err, ErrCorrupt) || p.next == 0 {
 		t.Fatalf("a bad line before a turn/end megabytes later: %v", p.err)
 	}
 	var noEnd []string
@@ -611,51 +596,7 @@ func TestStreamedRawMatchesOnePass(t *testing.T) {
 	}
 	os.WriteFile(path, []byte(strings.Join(lines[:20], "")+"{garbage\n"+strings.Join(noEnd, "")), 0o644)
 	s, _ = OpenFile(path)
-	if p, _ := s.load(context.Background(), path); p.err != nil || !p.stopped {
+	if p := statsOf(t, s, path); p.err != nil || !p.stopped || p.next == 0 {
 		t.Fatalf("a bad line with no later turn/end: %v stopped=%v", p.err, p.stopped)
-	}
-}
-
-// sameSegment reports whether two segments hold the same events, however
-// they are cut into chunks.
-func sameSegment(a, b segment) bool {
-	return a.n == b.n && a.next == b.next && a.lastTime == b.lastTime && reflect.DeepEqual(a.all(), b.all())
-}
-
-// checkStreamed: the log streamed (folded as it is read, keeping no
-// message) gives the parse's outcome: the same error, or the same
-// surface and captured seq.
-func checkStreamed(t *testing.T, data []byte, isZstd bool, p *parsed, err error) {
-	t.Helper()
-	st := newStreamed("fuzz")
-	st.p.zstd = isZstd
-	serr := st.p.feed(feeder{ctx: context.Background(), cap: 1 << 20}, data, 0)
-	if fmt.Sprint(serr) != fmt.Sprint(err) {
-		t.Fatalf("streamed: %v; parsed: %v", serr, err)
-	}
-	if err != nil {
-		return
-	}
-	if fmt.Sprint(st.p.err) != fmt.Sprint(p.err) {
-		t.Fatalf("streamed: %v; parsed: %v", st.p.err, p.err)
-	}
-	if p.err != nil {
-		return
-	}
-	st.p.closers.each(func(e *event) {
-		if e.isMessage() {
-			st.take(e, -1)
-		}
-	})
-	v := view{p.events, p.tail, p.closers}
-	nodes, ferr := fold("fuzz", v)
-	if fmt.Sprint(st.foldErr) != fmt.Sprint(ferr) {
-		t.Fatalf("streamed fold: %v; parsed: %v", st.foldErr, ferr)
-	}
-	if ferr == nil && !slices.Equal(st.runs.seqs(), nodes) {
-		t.Fatalf("streamed surface %v; parsed %v", st.runs.seqs(), nodes)
-	}
-	if st.lastSeq() != v.lastSeq() {
-		t.Fatalf("streamed last seq %d; parsed %d", st.lastSeq(), v.lastSeq())
 	}
 }

@@ -20,7 +20,7 @@ type surfaceQuery struct{ sessionref.SessionQuery }
 // TestSnapshotOfSingleMessageForm: a log whose person's message is stored
 // in the single-message form (the snapshot of another session, then the
 // direct message) gives a snapshot of its direct message only, whether
-// the log is parsed or streamed, read as a surface or as an outline, and
+// the log is read as a surface or as an outline, and
 // whether that message is kept or dropped by the budget.
 func TestSnapshotOfSingleMessageForm(t *testing.T) {
 	ctx := context.Background()
@@ -56,12 +56,7 @@ func TestSnapshotOfSingleMessageForm(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "b.jsonl")
 	place(t, filepath.Dir(path), []byte(log.String()), RawName)
 
-	for _, streamed := range []bool{false, true} {
-		if streamed {
-			old := streamMin
-			streamMin = 1
-			t.Cleanup(func() { streamMin = old })
-		}
+	{
 		for _, budget := range []int{1 << 16, 420} {
 			var prompts [2]string
 			var records [2]sessionref.ReferenceRecord
@@ -77,15 +72,15 @@ func TestSnapshotOfSingleMessageForm(t *testing.T) {
 				r, _ := sessionref.NewResolver(q, sessionref.Config{MaxReferenceBytes: budget})
 				got, err := r.Prepare(ctx, sessionref.Target{ID: "c"}, nil, []sessionref.Reference{{SessionID: "b"}})
 				if err != nil {
-					t.Fatalf("streamed %v, budget %d, surface %v: %v", streamed, budget, surface, err)
+					t.Fatalf("budget %d, surface %v: %v", budget, surface, err)
 				}
 				prompts[k], records[k] = got.Context.Prompt(), got.Context.Source.References[0]
 				if strings.Contains(prompts[k], "words of a") || strings.Count(prompts[k], sessionref.ContextOpenTag) != 1 {
-					t.Fatalf("streamed %v, budget %d, surface %v: the snapshot nests the one it quoted:\n%s", streamed, budget, surface, prompts[k])
+					t.Fatalf("budget %d, surface %v: the snapshot nests the one it quoted:\n%s", budget, surface, prompts[k])
 				}
 			}
 			if prompts[0] != prompts[1] || !reflect.DeepEqual(records[0], records[1]) {
-				t.Fatalf("streamed %v, budget %d: outline and surface differ:\n%s\n%+v\n%s\n%+v", streamed, budget, prompts[0], records[0], prompts[1], records[1])
+				t.Fatalf("budget %d: outline and surface differ:\n%s\n%+v\n%s\n%+v", budget, prompts[0], records[0], prompts[1], records[1])
 			}
 			dropped := records[0].OmittedMessages > 0
 			if budget == 1<<16 && (dropped || !strings.Contains(prompts[0], `"text":"look at @a"`)) || budget != 1<<16 && !dropped {

@@ -16,10 +16,13 @@ import (
 
 // foldNaive is the fold as the format states it, on a slice: the
 // reference the linked-list fold must agree with.
-func foldNaive(path string, v view) ([]int64, error) {
+func foldNaive(path string, evs []event) ([]int64, error) {
 	var nodes []int64
-	for _, seg := range v {
-		evs := seg.all()
+	at := func(seq int64) *event {
+		i, _ := slices.BinarySearchFunc(evs, seq, func(e event, s int64) int { return int(e.seq - s) })
+		return &evs[i]
+	}
+	{
 		for i := range evs {
 			e := &evs[i]
 			if !e.isMessage() {
@@ -46,7 +49,7 @@ func foldNaive(path string, v view) ([]int64, error) {
 					return nil, logErr(path, int(e.line), ErrCorrupt, "replace at seq %d does not cite shadowed seq %d", e.seq, s)
 				}
 			}
-			if e.typ == sessionref.EventToolResult && (i != j || v.at(nodes[i]).typ != sessionref.EventToolResult) {
+			if e.typ == sessionref.EventToolResult && (i != j || at(nodes[i]).typ != sessionref.EventToolResult) {
 				return nil, logErr(path, int(e.line), ErrCorrupt, "a tool/result replace must shadow exactly one tool/result")
 			}
 			nodes = slices.Replace(nodes, i, j+1, e.seq)
@@ -89,25 +92,44 @@ func opsEvents(ops []byte) []event {
 	return evs
 }
 
+// foldRuns is the fold as an index does it, over runs.
+func foldRuns(evs []event) ([]int64, error) {
+	var msgs bitset
+	runs := newRunList(&msgs)
+	kinds := map[int64]string{}
+	fr := folder{path: "fuzz", l: runs, toolResult: func(seq int64) bool { return kinds[seq] == sessionref.EventToolResult }}
+	for i := range evs {
+		msgs.set(evs[i].seq)
+		kinds[evs[i].seq] = evs[i].typ
+		if err := fr.take(&evs[i]); err != nil {
+			return nil, err
+		}
+	}
+	return runs.seqs(), nil
+}
+
 // FuzzFold checks the linear fold against the format's own on random
-// runs of appends and replaces: the same surface or the same error.
+// runs of appends and replaces: the same surface or the same error, with
+// seqs consecutive and spread out (as the other events of a log spread
+// messages out).
 func FuzzFold(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 16, 0, 2})
 	f.Add([]byte{1, 0, 0, 1, 0, 0, 0, 1, 0}) // a range the wrong way round
 	f.Add([]byte{5, 0, 0, 4, 0, 0, 4, 1, 1})
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		v := view{segmentOf(opsEvents(ops), 0, 0)}
-		got, err := fold("fuzz", v)
-		want, werr := foldNaive("fuzz", v)
+		evs := opsEvents(ops)
+		got, err := foldRuns(evs)
+		want, werr := foldNaive("fuzz", evs)
 		if fmt.Sprint(err) != fmt.Sprint(werr) || !slices.Equal(got, want) {
 			t.Fatalf("fold %v %v, by the format %v %v", got, err, want, werr)
 		}
-		// The same with the surface as runs, seqs spread out as the
-		// other events of a log spread messages out: the same surface,
-		// the same error.
+		var le *LogError
+		if err != nil && !errors.As(err, &le) {
+			t.Fatalf("untyped %v", err)
+		}
 		var spreadEvs []event
 		spread := func(s int64) int64 { return 3*s + 1 }
-		for _, e := range v[0].all() {
+		for _, e := range evs {
 			e.seq = spread(e.seq)
 			if x := e.x; x != nil {
 				c := *x
@@ -122,37 +144,13 @@ func FuzzFold(f *testing.F) {
 			}
 			spreadEvs = append(spreadEvs, e)
 		}
-		sv := view{segmentOf(spreadEvs, 0, 0)}
-		want2, werr2 := fold("fuzz", sv)
-		var msgs bitset
-		runs := newRunList(&msgs)
-		fr := folder{path: "fuzz", l: runs, toolResult: func(seq int64) bool { return sv.at(seq).typ == sessionref.EventToolResult }}
-		var rerr error
-		for i := range spreadEvs {
-			msgs.set(spreadEvs[i].seq)
-			if rerr = fr.take(&spreadEvs[i]); rerr != nil {
-				break
-			}
-		}
-		if fmt.Sprint(rerr) != fmt.Sprint(werr2) || rerr == nil && !slices.Equal(runs.seqs(), want2) {
-			t.Fatalf("runs %v %v, nodes %v %v", runs.seqs(), rerr, want2, werr2)
+		got2, err2 := foldRuns(spreadEvs)
+		want2, werr2 := foldNaive("fuzz", spreadEvs)
+		if fmt.Sprint(err2) != fmt.Sprint(werr2) || !slices.Equal(got2, want2) {
+			t.Fatalf("spread out: runs %v %v, by the format %v %v", got2, err2, want2, werr2)
 		}
 		if (werr2 == nil) != (werr == nil) || werr == nil && len(want2) != len(want) {
 			t.Fatalf("spread out: %v %v; as written: %v %v", want2, werr2, want, werr)
-		}
-
-		// The same with the nodes indexed by a map, as for a log of
-		// sparse seqs.
-		dense := denseSeqs
-		denseSeqs = func(int64, int64) bool { return false }
-		got, err = fold("fuzz", v)
-		denseSeqs = dense
-		if fmt.Sprint(err) != fmt.Sprint(werr) || !slices.Equal(got, want) {
-			t.Fatalf("fold by map %v %v, by the format %v %v", got, err, want, werr)
-		}
-		var le *LogError
-		if err != nil && !errors.As(err, &le) {
-			t.Fatalf("untyped %v", err)
 		}
 	})
 }
@@ -184,7 +182,7 @@ func BenchmarkFold(b *testing.B) {
 	}{{"appends", appends, 3 * n}, {"compactions", compactions, n}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				nodes, err := fold("x", view{segmentOf(c.evs, 0, 0)})
+				nodes, err := foldRuns(c.evs)
 				if err != nil || len(nodes) != c.nodes {
 					b.Fatalf("%d nodes, %v", len(nodes), err)
 				}
@@ -230,18 +228,4 @@ func BenchmarkReadHostile(b *testing.B) {
 			reportCPU(b, cpu)
 		})
 	}
-}
-
-// closers is the crash-repair closers of whole lists of events, as a
-// parse computes them while it adds them.
-func closers(parts ...segment) segment {
-	var t turnState
-	lastSeq, lastTime := int64(-1), int64(0)
-	for _, seg := range parts {
-		if seg.next-1 > lastSeq {
-			lastSeq, lastTime = seg.next-1, seg.lastTime
-		}
-		seg.each(t.apply)
-	}
-	return t.closers(lastSeq, lastTime)
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dshkit/mentions/jsonlog"
 )
 
 // TestSymlinksNotFollowed: below the root, a linked log, session
@@ -66,8 +68,8 @@ func TestSymlinksNotFollowed(t *testing.T) {
 
 	// A listed log whose session directory becomes a link is not read.
 	id := hs[0].ID
-	p, _ := s.loadID(ctx, id)
-	real := filepath.Dir(p.path)
+	path, _ := s.pathOf(ctx, id)
+	real := filepath.Dir(path)
 	os.Rename(real, real+".moved")
 	os.Symlink(real+".moved", real)
 	if _, err := s.ReadSurface(ctx, id); !errors.Is(err, ErrNotRegular) {
@@ -160,42 +162,51 @@ func TestErrorsNameTheFile(t *testing.T) {
 
 // TestClosersAtScale: 40,000 pending calls in an open turn get one
 // closer each, in call order, with the code their logging implies, and
-// the closers are computed once per parse.
+// a log's index has them.
 func TestClosersAtScale(t *testing.T) {
 	evs := pendingCalls(40000)
-	out := closers(segmentOf(evs, int64(len(evs)), 0))
-	if len(out.all()) != 40002 {
-		t.Fatalf("%d closers", out.n)
+	out := closersOf(evs)
+	if len(out) != 40002 {
+		t.Fatalf("%d closers", len(out))
 	}
-	for i, e := range out.all()[:40000] {
+	for i, e := range out[:40000] {
 		if e.extra().callID != evs[2].extra().toolCalls[i] || (i%2 == 0) != (len(e.extra().sources) == 1) {
 			t.Fatalf("closer %d: %+v", i, e)
 		}
 	}
-	if out.all()[40000].typ != "step/end" || out.all()[40001].typ != "turn/end" || out.next != int64(len(evs))+40002 {
+	if out[40000].typ != "step/end" || out[40001].typ != "turn/end" || out[40001].seq != int64(len(evs))+40001 {
 		t.Fatal("step/end and turn/end close the list")
 	}
 	// A result closes its call; a step/end clears them all.
 	done := append(evs[:len(evs):len(evs)], event{seq: int64(len(evs)), typ: "tool/result", x: &eventExtra{callID: "call-7"}})
-	if n := len(closers(segmentOf(done, int64(len(done)), 0)).all()); n != 40001 {
+	if n := len(closersOf(done)); n != 40001 {
 		t.Fatalf("%d closers after one result", n)
 	}
 	ended := append(evs[:len(evs):len(evs)], event{seq: int64(len(evs)), typ: "step/end"})
-	if n := len(closers(segmentOf(ended, int64(len(ended)), 0)).all()); n != 1 {
+	if n := len(closersOf(ended)); n != 1 {
 		t.Fatalf("%d closers after step/end", n)
 	}
 	s, info := open1(t, "synthetic-torn-open-turn.jsonl")
-	p, _ := s.load(context.Background(), info.Path)
-	if p.closers.n != 4 { // the manifest says 4
-		t.Fatalf("%d closers cached with the parse", p.closers.n)
+	if p := statsOf(t, s, info.Path); p.closers != 4 { // the manifest says 4
+		t.Fatalf("%d closers", p.closers)
 	}
 }
 
-// TestCacheBudget: the parsed-log cache stays within its byte budget,
+// closersOf is the crash-repair closers of events, applied in order.
+func closersOf(evs []event) []event {
+	var t turnState
+	for i := range evs {
+		t.apply(&evs[i])
+	}
+	return t.closers(int64(len(evs)) - 1)
+}
+
+// TestCacheBudget: the cache of indexes stays within its byte budget,
 // evicting the least recently read log.
 func TestCacheBudget(t *testing.T) {
 	root := t.TempDir()
-	names := []string{"acp-multi-turn.jsonl", "headless-compaction-recovery.jsonl", "synthetic-torn-open-turn.jsonl", "acp-packed-chunks.jsonl"}
+	// Four sessions (fixtures with four different ids).
+	names := []string{"acp-multi-turn.jsonl", "headless-compaction-recovery.jsonl", "synthetic-unknown-ignorable.jsonl", "acp-packed-chunks.jsonl"}
 	var ids []string
 	for _, n := range names {
 		place(t, root, fixture(t, n), RawName)
@@ -205,12 +216,14 @@ func TestCacheBudget(t *testing.T) {
 	ctx := context.Background()
 	probe, _ := Open(root)
 	var costs []int64
+	var paths []string
 	for _, id := range ids {
-		p, err := probe.loadID(ctx, id)
-		if err != nil {
+		if _, err := probe.ReadSurface(ctx, id); err != nil {
 			t.Fatal(err)
 		}
-		costs = append(costs, p.cost)
+		path, _ := probe.pathOf(ctx, id)
+		cost, _ := probe.logs.Cached(path)
+		costs, paths = append(costs, cost), append(paths, path)
 	}
 	budget := costs[0] + costs[1] + costs[2] // not room for all four
 	s, _ := Open(root, WithCacheBytes(budget))
@@ -219,21 +232,20 @@ func TestCacheBudget(t *testing.T) {
 			if _, err := s.ReadSurface(ctx, id); err != nil {
 				t.Fatal(err)
 			}
-			if s.logs.used > budget {
-				t.Fatalf("cache holds %d bytes, budget %d", s.logs.used, budget)
+			if _, used := s.logs.CacheStats(); used > budget {
+				t.Fatalf("cache holds %d bytes, budget %d", used, budget)
 			}
 		}
 	}
-	if s.logs.order.Len() == len(ids) || s.logs.order.Len() == 0 {
-		t.Fatalf("%d logs cached", s.logs.order.Len())
+	if n, _ := s.logs.CacheStats(); n == len(ids) || n == 0 {
+		t.Fatalf("%d logs cached", n)
 	}
 	// The most recent read is kept, the least recent evicted.
-	front := s.logs.order.Front().Value.(*lruEntry)
-	if !strings.Contains(front.p.path, sessionDir(ids[3])) {
-		t.Fatalf("most recent is %s", front.path)
+	if _, ok := s.logs.Cached(paths[3]); !ok {
+		t.Fatal("the most recent read is not cached")
 	}
-	if s.logs.get(filepath.Join(root, projectDir(nil), "x")) != nil {
-		t.Fatal("phantom entry")
+	if _, ok := s.logs.Cached(paths[0]); ok {
+		t.Fatal("the least recent read is still cached")
 	}
 }
 
@@ -343,7 +355,7 @@ func TestRewriteKeepingTheMark(t *testing.T) {
 	id := "228b7b82-84ed-49b7-a567-981c03b28c77"
 	// The same length, so every later byte keeps its offset.
 	edited := strings.ReplaceAll(data, "Reply with exactly the word: ONE.", "Reply with exactly the word: SIX.")
-	if edited == data || strings.Index(data, "word: ONE.") > headLen-100 || edited[len(data)-markLen:] != data[len(data)-markLen:] {
+	if edited == data || strings.Index(data, "word: ONE.") > 4<<10-100 || edited[len(data)-64:] != data[len(data)-64:] {
 		t.Fatal("the fixture changed; pick another edit")
 	}
 	titled := func(title string) string {
@@ -387,7 +399,7 @@ func TestRewriteKeepingTheMark(t *testing.T) {
 				}
 			}
 			now, _ := os.Stat(path)
-			if k1, k2 := fileKeyOf(old), fileKeyOf(now); !k1.sameFile(k2) || (tc.keepMtime && (k1.size != k2.size || k1.mtime != k2.mtime)) {
+			if k1, k2 := jsonlog.KeyOf(old), jsonlog.KeyOf(now); !k1.SameFile(k2) || (tc.keepMtime && (k1.Size != k2.Size || k1.Mtime != k2.Mtime)) {
 				t.Fatalf("not the rewrite meant: %+v %+v", k1, k2)
 			}
 			fresh, _ := OpenFile(path)

@@ -16,11 +16,11 @@ import (
 	"github.com/dshkit/mentions/sessionref"
 )
 
-// TestLazyTextFollowsTheFile: a raw log's message text is read back from
-// the file it was parsed from. An outline whose log was rewritten since
+// TestLazyTextFollowsTheFile: a log's message text is read back from the
+// file it was indexed from. An outline whose log was rewritten since
 // fails to give a text (a typed error naming the file, never another
-// log's bytes); ReadSurface, ReadOutline and a Prepare after the rewrite
-// read the new log.
+// version's bytes); ReadSurface, ReadOutline and a Prepare after the
+// rewrite read the new log.
 func TestLazyTextFollowsTheFile(t *testing.T) {
 	dir := t.TempDir()
 	path, _ := writeMessages(t, dir, "w", 40, 30)
@@ -52,10 +52,10 @@ func TestLazyTextFollowsTheFile(t *testing.T) {
 	if !errors.As(err, &le) || le.Path != path {
 		t.Fatalf("a text of a rewritten log: %v", err)
 	}
-	// What an outline read before the rewrite stays what it read: the
-	// outline is one version of the log.
-	if again, err := early.Text(ctx, 1); err != nil || !strings.Contains(again, "opqrs") {
-		t.Fatalf("an outline's text read before the rewrite: %q, %v", again, err)
+	// An outline is one version of the log: none of its texts is read
+	// from another.
+	if again, err := early.Text(ctx, 0); !errors.As(err, &le) || !errors.Is(err, errChanged) {
+		t.Fatalf("an outline's text read again after the rewrite: %q, %v", again, err)
 	}
 
 	surf, err := s.ReadSurface(ctx, "w")
@@ -84,33 +84,11 @@ func TestLazyTextFollowsTheFile(t *testing.T) {
 	}
 }
 
-// TestSegmentFind: an event is found by seq across chunks of any fill,
-// as two joined halves leave them; seqs between, before and after are
-// not.
-func TestSegmentFind(t *testing.T) {
-	var s segment
-	for seq := int64(0); seq < 3*chunkLen; seq += 2 {
-		s.push(event{seq: seq})
-	}
-	half := segmentOf([]event{{seq: 6 * chunkLen}, {seq: 6*chunkLen + 1}}, 6*chunkLen+2, 0)
-	s.chunks = append(s.clipped().chunks, half.chunks...)
-	s.n += half.n
-	for seq := int64(-1); seq < 6*chunkLen+3; seq++ {
-		e := s.find(seq)
-		want := seq >= 0 && (seq < 3*chunkLen && seq%2 == 0 || seq == 6*chunkLen || seq == 6*chunkLen+1)
-		if (e != nil) != want || e != nil && e.seq != seq {
-			t.Fatalf("find(%d) = %v, want found=%v", seq, e, want)
-		}
-	}
-}
-
-// TestLazyMatchesDecoded: a raw log, whose messages are read back from
-// the file, gives the surface, the outline and the texts that the same
-// log compressed with zstd gives, whose messages are kept decoded, and
-// each gives the same parsed and streamed (a zstd log's messages read
-// back by streaming it again) — for
-// the fixtures and, when it is here, every log of the corpus: tool
-// results, tool calls, checkpoints, legacy rows, interrupted messages.
+// TestLazyMatchesDecoded: a log read from a raw file and from a zstd
+// one (its messages read back by decoding their frame) gives the same
+// surface, outline, texts, walk and captured seq — for the fixtures and,
+// when it is here, every log of the corpus: tool results, tool calls,
+// checkpoints, legacy rows, interrupted messages.
 func TestLazyMatchesDecoded(t *testing.T) {
 	logs, _ := filepath.Glob(filepath.Join(fixtures, "*.jsonl"))
 	if dir := os.Getenv("MENTIONS_DSHLOG_CORPUS"); dir != "" {
@@ -127,31 +105,15 @@ func TestLazyMatchesDecoded(t *testing.T) {
 		raw, zst := filepath.Join(dir, RawName), filepath.Join(dir, RawName+".zstd")
 		os.WriteFile(raw, data, 0o644)
 		os.WriteFile(zst, oneShotFrame(data), 0o644)
-		streamMin = 1 << 62
 		b, errB := readAllWays(t, zst)
-		streamMin = 0
-		bs, errBS := readAllWays(t, zst)
-		streamMin = 4 << 20
-		if fmt.Sprint(errB) != fmt.Sprint(errBS) || errB == nil && !reflect.DeepEqual(b, bs) {
-			t.Fatalf("%s: zstd parsed and streamed differ:\nparsed   %+v (%v)\nstreamed %+v (%v)", filepath.Base(path), b, errB, bs, errBS)
+		a, errA := readAllWays(t, raw)
+		if errA != nil || errB != nil {
+			continue // a log a torn line ends reads otherwise inside a zstd frame
 		}
-		for _, min := range []int64{0, 1 << 62} { // streamed, parsed
-			streamMin = min
-			a, errA := readAllWays(t, raw)
-			streamMin = 4 << 20
-			if errA != nil || errB != nil {
-				if min == 0 {
-					if _, errParsed := readAllWays(t, raw); fmt.Sprint(errParsed) != fmt.Sprint(errA) {
-						t.Fatalf("%s: streamed: %v; parsed: %v", filepath.Base(path), errA, errParsed)
-					}
-				}
-				continue // a log a torn line ends reads otherwise inside a zstd frame
-			}
-			if !reflect.DeepEqual(a, b) {
-				t.Fatalf("%s (streamMin %d): read from the file and decoded differ:\nraw  %+v\nzstd %+v", filepath.Base(path), min, a, b)
-			}
-			compared++
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("%s: raw and zstd differ:\nraw  %+v\nzstd %+v", filepath.Base(path), a, b)
 		}
+		compared++
 	}
 	t.Logf("%d reads of %d logs compared", compared, len(logs))
 	if compared < 5 {
@@ -235,13 +197,10 @@ func readAllWays(t *testing.T, path string) (allWays, error) {
 // texts.
 func TestLazyReadsOfALiveLog(t *testing.T) {
 	for _, c := range []struct {
-		name      string
-		streamMin int64
-		cache     int64
-	}{{"parsed", 1 << 62, 1 << 30}, {"streamed", 0, 1}} {
+		name  string
+		cache int64
+	}{{"cached", 1 << 30}, {"uncached", 1}} {
 		t.Run(c.name, func(t *testing.T) {
-			streamMin = c.streamMin
-			defer func() { streamMin = 4 << 20 }()
 			dir := t.TempDir()
 			path, _ := writeMessages(t, dir, "live", 3000, 60)
 			s := listed(t, dir, WithCacheBytes(c.cache))
@@ -275,27 +234,20 @@ func TestLazyReadsOfALiveLog(t *testing.T) {
 	}
 }
 
-// TestLazyReadOfACutFile: a file cut shorter than what a parse saw is a
-// change, never an EOF: a line the parse read is not there any more.
+// TestLazyReadOfACutFile: a file cut shorter than what an index saw is a
+// change, never an EOF: a line the index read is not there any more.
 func TestLazyReadOfACutFile(t *testing.T) {
 	dir := t.TempDir()
 	path, size := writeMessages(t, dir, "cut", 200, 60)
 	s := listed(t, dir)
-	p, err := s.loadID(context.Background(), "cut")
+	o, err := s.ReadOutline(context.Background(), "cut")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.lines(p, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.f.Close()
 	if err := os.Truncate(path, size/2); err != nil {
 		t.Fatal(err)
 	}
-	var last *event
-	p.events.each(func(e *event) { last = e })
-	if _, err := r.message(last); !errors.Is(err, errChanged) {
+	if _, err := o.Text(context.Background(), len(o.Messages)-1); !errors.Is(err, errChanged) {
 		t.Fatalf("a line past the end of a cut file: %v", err)
 	}
 	// ReadSurface reads the cut log again (its torn last line dropped).
@@ -304,13 +256,13 @@ func TestLazyReadOfACutFile(t *testing.T) {
 	}
 }
 
-// TestStreamWhileWritten: a big log streamed while a line is appended
-// (a live session) reads as what was there when the read began; one
-// rewritten meanwhile is read again, and one that goes on being
-// rewritten is an error naming it, never a mix of two versions.
-func TestStreamWhileWritten(t *testing.T) {
-	streamMin, retryPause = 0, 0 // the reads again do not wait on the clock
-	defer func() { streamMin, afterRead, retryPause = 4<<20, nil, 5*time.Millisecond }()
+// TestReadWhileWritten: a log read while a line is appended (a live
+// session) reads as what was there when the read began; one rewritten
+// meanwhile is read again, and one that goes on being rewritten is an
+// error naming it, never a mix of two versions.
+func TestReadWhileWritten(t *testing.T) {
+	retryPause = 0 // the reads again do not wait on the clock
+	defer func() { afterRead, retryPause = nil, 5*time.Millisecond }()
 	dir := t.TempDir()
 	path, _ := writeMessages(t, dir, "live", 500, 60)
 	s := listed(t, dir, WithCacheBytes(1))

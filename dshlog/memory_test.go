@@ -3,7 +3,6 @@ package dshlog
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,10 +86,10 @@ func heldBytes() uint64 {
 
 // TestReadHoldsItsBound: a log of small messages, too big for the
 // cache, is read into a surface holding no more than the package doc's
-// formula: per message about 230 bytes of structure (80 in the parse,
-// 150 in the surface) plus its text once (in the surface: the parse of a
-// raw log keeps where each text is, not the text), nothing per byte of
-// the log's envelopes.
+// formula: per message about 200 bytes of structure (17 in the index,
+// 150 in the surface) plus its text once (in the surface: the index
+// keeps where each text is, not the text), nothing per byte of the log's
+// envelopes.
 func TestReadHoldsItsBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 30 MB log")
@@ -106,7 +105,7 @@ func TestReadHoldsItsBound(t *testing.T) {
 	}
 	held := int64(heldBytes()) - int64(before)
 	text := int64(n * (textLen + 7))
-	bound := int64(n)*(eventCost+150) + text + 4<<20
+	bound := int64(n)*(indexBytes+32+150) + text + 4<<20
 	t.Logf("log %d MiB, %d messages: held %d MiB, bound %d MiB", size>>20, n, held>>20, bound>>20)
 	if held > bound {
 		t.Fatalf("a read of %d messages holds %d bytes, over the bound of %d", n, held, bound)
@@ -115,9 +114,9 @@ func TestReadHoldsItsBound(t *testing.T) {
 }
 
 // TestOutlineHoldsNoText: the outline Prepare reads of a big raw log of
-// long messages is streamed: it holds about 25 bytes a message (5 the
-// fold's, 20 the outline's) and none of the text. The snapshot built
-// from it is the surface's.
+// long messages holds about 57 bytes a message (17 the index's, 16 the
+// outline's, 24 where to read it back) and none of the text. The
+// snapshot built from it is the surface's.
 func TestOutlineHoldsNoText(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 110 MB log")
@@ -133,7 +132,7 @@ func TestOutlineHoldsNoText(t *testing.T) {
 	}
 	held := int64(heldBytes()) - int64(before)
 	text := int64(n * (textLen + 7))
-	bound := int64(n)*32 + 1<<20
+	bound := int64(n)*(indexBytes+16+24+8) + 1<<20
 	t.Logf("log %d MiB, text %d MiB: the outline holds %d KiB, bound %d KiB", size>>20, text>>20, held>>10, bound>>10)
 	if held > bound {
 		t.Fatalf("an outline of %d messages holds %d bytes (bound %d, text %d)", n, held, bound, text)
@@ -163,9 +162,9 @@ func TestOutlineHoldsNoText(t *testing.T) {
 
 // TestToolOutputsNotHeld: a raw log whose bytes are mostly tool output
 // (as real histories are: files read, commands run) is folded, outlined
-// and walked holding none of that output, streamed (about 30 bytes a
-// message) or parsed (80 bytes a message, and no turn, step or
-// tool-call event).
+// and walked holding none of that output: about 17 bytes a message in
+// the index, 40 more a projected message in the outline, and nothing of
+// a turn, step or tool-call event.
 func TestToolOutputsNotHeld(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 40 MB log")
@@ -201,17 +200,12 @@ func TestToolOutputsNotHeld(t *testing.T) {
 	f.Close()
 	outputs := int64(calls * output)
 	for _, c := range []struct {
-		name      string
-		streamMin int64
-		bound     int64
+		name  string
+		bound int64
 	}{
-		{"streamed", 0, int64(3*calls)*32 + 1<<20},
-		// Messages only: turn, step and call events are not kept.
-		{"parsed", 1 << 62, int64(3*calls)*(eventCost+24+32) + 4<<20},
+		{"indexed", int64(3*calls)*(indexBytes+8) + int64(2*calls)*(16+24+8) + 1<<20},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			streamMin = c.streamMin
-			defer func() { streamMin = 4 << 20 }()
 			s := listed(t, dir, WithCacheBytes(1))
 			before := heldBytes()
 			o, err := s.ReadOutline(context.Background(), "tools")
@@ -274,8 +268,8 @@ func TestReadBytesBound(t *testing.T) {
 			}
 		}
 	}
-	if s.reading.peak > s.reading.capacity || s.reading.used != 0 {
-		t.Fatalf("peak %d of %d, %d still held", s.reading.peak, s.reading.capacity, s.reading.used)
+	if peak, limit := s.logs.PeakReadBytes(), s.logs.Limits().ReadBytes; peak > limit {
+		t.Fatalf("peak %d of %d", peak, limit)
 	}
 	// Alone, over the bound.
 	small, err := Open(dir, WithReadBytes(10), WithCacheBytes(1))
@@ -285,16 +279,11 @@ func TestReadBytesBound(t *testing.T) {
 	if _, err := small.ReadSurface(context.Background(), "s0"); err != nil {
 		t.Fatal(err)
 	}
-	// A read waiting its turn stops with its context.
-	s.reading.acquire(context.Background(), s.reading.capacity)
+	// A read stops with its context.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := s.ReadSurface(ctx, "s1"); err == nil {
-		t.Fatal("a cancelled read waited and succeeded")
-	}
-	// The gate itself: a wait for room stops with its context.
-	if _, err := s.reading.acquire(ctx, 1); !errors.Is(err, context.Canceled) {
-		t.Fatalf("a wait on a full gate with an ended context: %v", err)
+		t.Fatal("a cancelled read succeeded")
 	}
 }
 

@@ -66,7 +66,7 @@ func decodeBoth(t *testing.T, line []byte) {
 		return
 	}
 	for _, keep := range []bool{true, false} {
-		p := &parsed{path: "x"}
+		p := &index{path: "x"}
 		ev, err := p.decodeEvent(r, 2, keep)
 		if errors.As(err, &oc) || err != nil && errors.Is(err, ErrTooLarge) {
 			return

@@ -526,7 +526,7 @@ func refTypeOf(jp *fastjson.Parser, line []byte) string {
 // decodeEvent turns a refRecord into an event, upgrading legacy shapes. An
 // ignorable event of an unknown type keeps its seq and has type "". A
 // short message's text is kept only with keepText.
-func refDecodeEvent(p *parsed, r refRecord, line int, keepText bool) (event, error) {
+func refDecodeEvent(p *index, r refRecord, line int, keepText bool) (event, error) {
 	ev := event{seq: r.seq, typ: r.typ, line: int32(line)}
 	if len(r.sources) > 0 {
 		ev.setExtra().sources = r.sources
@@ -574,7 +574,7 @@ func refDecodeEvent(p *parsed, r refRecord, line int, keepText bool) (event, err
 	return ev, nil
 }
 
-func refDecodeLogOnly(p *parsed, ev *event, data *fastjson.Value) error {
+func refDecodeLogOnly(p *index, ev *event, data *fastjson.Value) error {
 	switch ev.typ {
 	case "session/title":
 		if _, ok := refStr(data.Get("title")); !ok {

@@ -14,30 +14,41 @@ func TestDecodeSteps(t *testing.T) {
 	if seqGap(record{typ: "text-chunks", seq0: 5}, 5) || !seqGap(record{typ: "text-chunks", seq0: 4}, 5) {
 		t.Fatal("seqGap of a packed row")
 	}
-	turnEnd := []byte(`{"type":"turn/end","seq":9,"time":1,"data":{}}` + "\n")
-	other := []byte(`{"type":"step/start","seq":9,"time":1,"data":{}}` + "\n")
-	syntax := errSyntax{errors.New("bad json")}
+	const head = `{"type":"session","version":0,"id":"x","createdAt":1}`
+	const ok = `{"type":"turn/start","seq":0,"time":1,"data":{}}`
+	const gap = `{"type":"step/start","seq":5,"time":1,"data":{}}`
+	const gapEnd = `{"type":"turn/end","seq":5,"time":1,"data":{"reason":{"kind":"completed"}}}`
+	const turnEnd = `{"type":"turn/end","seq":1,"time":1,"data":{"reason":{"kind":"completed"}}}`
+	const other = `{"type":"step/start","seq":1,"time":1,"data":{}}`
+	const invalid = `{"type":"turn/start","time":1,"data":{}}`
 	cases := []struct {
 		name    string
-		zstd    bool
+		path    string
 		torn    bool
-		err     error
-		gap     bool
-		rest    []byte
+		lines   []string
 		corrupt bool
 	}{
-		{"unreadable line, nothing after: a torn tail", false, false, syntax, false, other, false},
-		{"unreadable line before a turn/end: corrupt", false, false, syntax, false, turnEnd, true},
-		{"a gap before a turn/end: corrupt", false, false, nil, true, turnEnd, true},
-		{"a record that reads but is invalid: corrupt", false, false, errors.New("no seq"), false, nil, true},
-		{"inside a complete zstd frame: corrupt", true, false, syntax, false, nil, true},
-		{"in a torn zstd frame: a torn tail", true, true, syntax, false, other, false},
+		{"unreadable line, nothing after: a torn tail", "x.jsonl", false, []string{"{bad", other}, false},
+		{"unreadable line before a turn/end: corrupt", "x.jsonl", false, []string{"{bad", turnEnd}, true},
+		{"a gap before a turn/end: corrupt", "x.jsonl", false, []string{gap, turnEnd}, true},
+		{"a gap that is a turn/end: corrupt", "x.jsonl", false, []string{gapEnd}, true},
+		{"a record that reads but is invalid: corrupt", "x.jsonl", false, []string{invalid}, true},
+		{"inside a complete zstd frame: corrupt", "x.jsonl.zstd", false, []string{"{bad"}, true},
+		{"in a torn zstd frame: a torn tail", "x.jsonl.zstd", true, []string{"{bad", turnEnd}, false},
 	}
 	for _, c := range cases {
-		p := &parsed{path: "x.jsonl", zstd: c.zstd, line: 3}
-		p.endPrefix([]byte(`{"type":`), c.rest, c.err, c.gap, 7, c.torn)
-		if got := p.err != nil && errors.Is(p.err, ErrCorrupt); got != c.corrupt || (!c.corrupt && !p.stopped) {
-			t.Errorf("%s: err %v, stopped %v", c.name, p.err, p.stopped)
+		ix := newIndex(c.path)
+		ix.Line(1, 0, []byte(head))
+		ix.Line(2, 0, []byte(ok))
+		if c.torn {
+			ix = ix.Fork()
+		}
+		for i, l := range c.lines {
+			ix.Line(3+i, 0, []byte(l))
+		}
+		corrupt := ix.err != nil && errors.Is(ix.err, ErrCorrupt)
+		if corrupt != c.corrupt || !c.corrupt && !ix.stopped && !ix.tornDone {
+			t.Errorf("%s: err %v, stopped %v", c.name, ix.err, ix.stopped)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -101,13 +101,12 @@ type Store struct {
 	single string // OpenFile's path
 
 	cacheBytes, maxLogBytes, readBytes int64
-	reading                            *gate // bounds the bytes decoded at once
+	logs                               *jsonlog.Log[*index]      // each log's index, by path
+	titles                             *jsonlog.Log[*titleIndex] // each log's title, by path
 
 	mu      sync.Mutex
 	headers map[string]cachedHeader // by path
-	titles  map[string]*titleEntry  // by path
 	seqs    map[string]seqEntry     // CapturedSeqs' answer by path, for the version it was read at
-	logs    *lru                    // parsed logs by path
 	byID    map[string]idEntry      // session id → its log, from the last scan
 	costs   map[string]int64        // by path: what the last read's decoding held at most (ReadCost)
 	// unread holds, from the last scan, the errors of logs whose header
@@ -123,35 +122,19 @@ type idEntry struct {
 	err  error // the id cannot be read (its logs in two places)
 }
 
-// fileKey is a file's identity (dev, ino; zero where the system has
-// none) and version (size, times, mode).
-type fileKey struct {
-	dev, ino           uint64
-	size, mtime, ctime int64
-	mode               fs.FileMode
-}
-
-// sameFile reports whether two keys are of the same file, as far as the
-// system tells.
-func (k fileKey) sameFile(o fileKey) bool { return k.dev == o.dev && k.ino == o.ino }
-
-// grownFrom reports whether k is o's file, bigger: what an append makes
-// (the bytes read before must still be checked to be there).
-func (k fileKey) grownFrom(o fileKey) bool { return k.sameFile(o) && k.size > o.size }
-
 type cachedHeader struct {
-	key  fileKey
+	key  jsonlog.Key
 	info Info
 }
 
 func newStore(opts []Option) *Store {
 	s := &Store{cacheBytes: DefaultCacheBytes, maxLogBytes: DefaultMaxLogBytes, readBytes: DefaultReadBytes,
-		headers: map[string]cachedHeader{}, titles: map[string]*titleEntry{}, seqs: map[string]seqEntry{}, costs: map[string]int64{}}
+		headers: map[string]cachedHeader{}, seqs: map[string]seqEntry{}, costs: map[string]int64{}}
 	for _, o := range opts {
 		o(s)
 	}
-	s.logs = newLRU(s.cacheBytes)
-	s.reading = newGate(s.readBytes)
+	s.logs = newLog(s, s.cacheBytes, newIndex)
+	s.titles = newLog(s, min(s.cacheBytes, 4<<20), newTitleIndex)
 	return s
 }
 
@@ -363,23 +346,18 @@ func (s *Store) ReadCost(id string) int64 {
 
 // ReadSurface folds a session's log into its current surface. A log whose
 // last turn is open gets the reference's crash-repair closers in memory,
-// marked Synthetic; capturedThroughSeq counts them. The text of a raw
-// log's messages is read back from the file (sequentially, a MiB at a
-// time); a log that changes meanwhile is read again.
+// marked Synthetic; capturedThroughSeq counts them. Each message is read
+// back from its line; a log that changes meanwhile is read again.
 func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
 	var out sessionref.Surface
-	err := s.reread(ctx, id, func(f folded) error {
-		out = sessionref.Surface{Session: headerOf(f.p.head), CapturedThroughSeq: f.captured, Events: make([]sessionref.Event, len(f.nodes))}
-		// A parse the cache could not keep is this read's alone — unless
-		// it grew from a cached one, whose messages it shares: its
-		// messages are handed over, not copied, so a log bigger than the
-		// cache costs its decoded messages once, not twice.
-		private := f.p.cost > s.cacheBytes && !f.p.inherited
-		return f.each(ctx, s, rawChunk, func(i int, m sessionref.Event, shared bool) bool {
-			if shared && !private {
-				m = m.Clone()
-			}
-			out.Events[i] = m
+	err := s.use(ctx, id, func(ix *index, snap jsonlog.Snapshot) error {
+		closers := ix.closers()
+		out = sessionref.Surface{Session: headerOf(ix.head), CapturedThroughSeq: ix.captured(closers),
+			Events: make([]sessionref.Event, 0, ix.surfaceLen(closers))}
+		rd := newReader(ix, snap)
+		defer rd.close()
+		return ix.each(ctx, rd, closers, func(m sessionref.Event) bool {
+			out.Events = append(out.Events, m)
 			return true
 		})
 	})
@@ -391,197 +369,105 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 
 // WalkSurface passes the events ReadSurface would return to fn, one at a
 // time in surface order, until fn returns false, and returns the
-// surface's CapturedThroughSeq. fn must neither keep nor change an event
-// after it returns: the events are the parse's own, and no surface is
-// built, so an indexer that keeps a bounded part of each session holds
-// no more than the parse ([discover.SurfaceWalker]). A log that changes
-// during the walk is an error (fn has seen part of it).
+// surface's CapturedThroughSeq: an indexer that keeps a bounded part of
+// each session holds no surface ([discover.SurfaceWalker]). fn must not
+// keep or change an event after it returns, nor read this session from
+// the store (the walk holds its index). A log that changes during the
+// walk is an error (fn has seen part of it).
 func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
-	if st, ok, err := s.streamedID(ctx, id); err != nil {
-		return nil, err
-	} else if ok {
-		if err := st.walk(ctx, s, fn); err != nil {
-			return nil, ioErr(st.p.path, err)
+	var captured *int64
+	walked := false
+	err := s.use(ctx, id, func(ix *index, snap jsonlog.Snapshot) error {
+		if walked {
+			return errWalked
 		}
-		last := st.lastSeq()
-		if last < 0 {
-			return nil, nil
-		}
-		return &last, nil
-	}
-	f, err := s.folded(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	err = f.each(ctx, s, rawChunk, func(_ int, m sessionref.Event, _ bool) bool {
-		return fn(&m)
+		walked = true
+		closers := ix.closers()
+		captured = ix.captured(closers)
+		rd := newReader(ix, snap)
+		defer rd.close()
+		return ix.each(ctx, rd, closers, func(m sessionref.Event) bool { return fn(&m) })
 	})
-	if err != nil {
-		return nil, f.readErr(err)
+	if errors.Is(err, errWalked) {
+		return nil, logErr(s.where(), 0, ErrUnreadable, "session %q changed while it was walked", id)
 	}
-	return f.captured, nil
+	if err != nil {
+		return nil, err
+	}
+	return captured, nil
 }
+
+var errWalked = errors.New("walked once")
 
 // ReadOutline implements [sessionref.OutlineReader]: the surface
 // ReadSurface would return, as each projected message's role and size,
-// with no text; Text reads one message's text back from a raw log's file
-// (a zstd log's parse holds its text). Prepare then holds, of a session
-// of M messages, its parse (see the package doc) and 24 bytes a message,
-// plus the text the snapshot keeps. A log that changed since the outline
-// was read makes Text fail (Prepare then fails with READ_FAILED; a new
-// Prepare reads the new log).
+// with no text; Text reads one message's text back from its line. Prepare
+// then holds, of a session of M messages, its index (see the package doc)
+// and 32 bytes a projected message, plus the text the snapshot keeps. A
+// log that changed since the outline was read makes Text fail (Prepare
+// then fails with READ_FAILED; a new Prepare reads the new log).
 func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline, error) {
-	if st, ok, err := s.streamedID(ctx, id); err != nil {
-		return sessionref.Outline{}, err
-	} else if ok {
-		return st.outline(s), nil
-	}
-	f, err := s.folded(ctx, id)
+	var out sessionref.Outline
+	var places []msgPlace
+	var rd *reader
+	err := s.use(ctx, id, func(ix *index, snap jsonlog.Snapshot) error {
+		closers := ix.closers()
+		out = sessionref.Outline{Session: headerOf(ix.head), CapturedThroughSeq: ix.captured(closers)}
+		n := 0
+		ix.runs.each(func(seq int64) bool {
+			if ix.tlen[ix.rank(seq)] >= 0 {
+				n++
+			}
+			return true
+		})
+		out.Messages = make([]sessionref.OutlineMessage, 0, n)
+		places = make([]msgPlace, 0, n)
+		ix.runs.each(func(seq int64) bool {
+			r := ix.rank(seq)
+			if tl := ix.tlen[r]; tl >= 0 {
+				k := ix.kinds[r]
+				out.Messages = append(out.Messages, sessionref.OutlineMessage{Assistant: k&kindAssistant != 0, Checkpoint: k&kindCheckpoint != 0, Bytes: int(tl)})
+				places = append(places, msgPlace{seq: seq, at: ix.at[r], n: ix.n[r], tlen: tl})
+			}
+			return true
+		})
+		rd = newReader(ix, snap)
+		return nil
+	})
 	if err != nil {
 		return sessionref.Outline{}, err
 	}
-	out := sessionref.Outline{Session: headerOf(f.p.head), CapturedThroughSeq: f.captured,
-		Messages: make([]sessionref.OutlineMessage, 0, len(f.nodes))}
-	seqs := f.nodes[:0] // the projected messages' seqs, written over the fold's own
-	for i, seq := range f.nodes {
-		if i&1023 == 1023 && ctx.Err() != nil {
-			return sessionref.Outline{}, ioErr(f.p.path, ctx.Err())
-		}
-		if m, ok := f.v.at(seq).outline(); ok {
-			out.Messages = append(out.Messages, m)
-			seqs = append(seqs, seq)
-		}
-	}
-	out.Messages = slices.Clip(out.Messages)
-	// Prepare asks for the newest messages first, then older ones: the
-	// file is read a window at a time ending at the line asked for, and
-	// opened only for a line outside the window.
-	r := &lineReader{s: s, p: f.p, window: outlineWindow, back: true}
 	out.Text = func(ctx context.Context, i int) (string, error) {
-		if i < 0 || i >= len(seqs) {
-			return "", fmt.Errorf("dshlog: outline message %d of %d", i, len(seqs))
+		if i < 0 || i >= len(places) {
+			return "", fmt.Errorf("dshlog: outline message %d of %d", i, len(places))
 		}
-		if err := ctx.Err(); err != nil {
-			return "", f.readErr(err)
-		}
-		e := f.v.at(seqs[i])
-		switch {
-		case e.lazy:
-		case e.short:
-			return e.text, nil
-		default:
-			return joined(e.msg), nil
-		}
-		text, err := r.text(e)
+		p := places[i]
+		m, err := rd.message(ctx, p.seq, p.at, p.n, p.tlen, 0) // a projected message is no tool result
+		rd.close()                                             // the file is not held between calls; a frame's text is
 		if err != nil {
-			return "", f.readErr(err)
+			return "", errorOf(rd.probe.path, err)
 		}
-		return text, nil
+		return joined(&m), nil
 	}
 	return out, nil
 }
 
-// outlineWindow is how much of a log an outline's Text reads at once:
-// about a snapshot's worth of the newest messages in one read.
-const outlineWindow = 128 << 10
-
-// folded is a session's parse and its surface, as seqs in surface order.
-type folded struct {
-	p        *parsed
-	v        view
-	nodes    []int64
-	captured *int64
+// msgPlace is where an outline's message is read back from (24 bytes).
+type msgPlace struct {
+	seq, at int64
+	n, tlen int32
 }
 
-// folded loads and folds a session's log.
-func (s *Store) folded(ctx context.Context, id string) (folded, error) {
-	p, err := s.loadID(ctx, id)
-	if err != nil {
-		return folded{}, err
-	}
-	if p.err != nil {
-		return folded{}, p.err
-	}
-	v := view{p.events, p.tail, p.closers}
-	nodes, err := fold(p.path, v)
-	if err != nil {
-		return folded{}, err
-	}
-	f := folded{p: p, v: v, nodes: nodes}
-	if last := v.lastSeq(); last >= 0 {
-		// An ignorable event of an unknown type is kept in the view, as
-		// the reference keeps it, so it counts here.
-		f.captured = &last
-	}
-	return f, nil
-}
-
-// each passes the surface's messages to fn in order, each lazy one read
-// back from the file (window bytes at a time), until fn returns false;
-// shared marks a message that is the parse's own. errChanged: the file
-// is no longer the one parsed.
-func (f folded) each(ctx context.Context, s *Store, window int, fn func(i int, m sessionref.Event, shared bool) bool) error {
-	var r *lineReader
-	for i, seq := range f.nodes {
-		if i&1023 == 1023 && ctx.Err() != nil {
-			if r != nil {
-				r.f.Close()
-			}
-			return ctx.Err()
-		}
-		e := f.v.at(seq)
-		var m sessionref.Event
-		shared := false
-		if e.lazy {
-			var err error
-			if r == nil {
-				if r, err = s.lines(f.p, window); err != nil {
-					return err
-				}
-			}
-			if m, err = r.message(e); err != nil {
-				r.f.Close()
-				return err
-			}
-		} else {
-			m, shared = e.message()
-		}
-		if !fn(i, m, shared) {
-			break
+// joined is the newline-joined text of a decoded message's text blocks,
+// as the projection joins them.
+func joined(m *sessionref.Event) string {
+	var parts []string
+	for _, b := range m.Content {
+		if b.Type == sessionref.BlockText {
+			parts = append(parts, b.Text)
 		}
 	}
-	if r != nil {
-		return r.close()
-	}
-	return nil
-}
-
-// readErr is the error of a read of f's log that failed: a *LogError
-// naming the file.
-func (f folded) readErr(err error) error {
-	var le *LogError
-	if errors.As(err, &le) {
-		return err
-	}
-	return ioErr(f.p.path, err)
-}
-
-// reread runs read over the session's folded log, again (up to five
-// times) while the file changes under it.
-func (s *Store) reread(ctx context.Context, id string, read func(folded) error) error {
-	path := id
-	_, err := whileChanged(ctx, &path, func() (struct{}, error) {
-		f, err := s.folded(ctx, id)
-		if err != nil {
-			return struct{}{}, err
-		}
-		path = f.p.path
-		if err := read(f); err != nil && !errors.Is(err, errChanged) {
-			return struct{}{}, f.readErr(err)
-		}
-		return struct{}{}, err
-	})
-	return err
+	return strings.Join(parts, "\n")
 }
 
 // CapturedSeqs returns, for each id, the CapturedThroughSeq ReadSurface
@@ -595,7 +481,7 @@ func (s *Store) reread(ctx context.Context, id string, read func(folded) error) 
 // Indexers use it to re-read only the sessions that changed.
 func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error) {
 	out := make([]*int64, len(ids))
-	err := s.eachStated(ctx, ids, func(i int, id, path string, key fileKey) error {
+	err := s.eachStated(ctx, ids, func(i int, id, path string, key jsonlog.Key) error {
 		s.mu.Lock()
 		m, known := s.seqs[path]
 		s.mu.Unlock()
@@ -603,7 +489,7 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 			out[i] = m.seq
 			return nil
 		}
-		last, err := s.lastSeq(ctx, id, path)
+		last, err := s.lastSeq(ctx, id)
 		if ctx.Err() != nil {
 			return ioErr(s.where(), ctx.Err())
 		}
@@ -626,41 +512,28 @@ func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error
 	return out, nil
 }
 
-// lastSeq is the seq of the last event of the log at path, closers
-// included: a big log is streamed for it (no message kept), any other
-// parsed.
-func (s *Store) lastSeq(ctx context.Context, id, path string) (int64, error) {
-	if s.streams(path) {
-		st, err := s.stream(ctx, path, nil)
-		if err != nil {
-			return -1, err
-		}
-		if st.p.err != nil {
-			return -1, st.p.err
-		}
-		return st.lastSeq(), nil
-	}
-	p, err := s.loadID(ctx, id)
-	if err != nil {
-		return -1, err
-	}
-	if p.err != nil {
-		return -1, p.err
-	}
-	return (view{p.events, p.tail, p.closers}).lastSeq(), nil
+// lastSeq is the seq of the last event of session id's log, closers
+// included.
+func (s *Store) lastSeq(ctx context.Context, id string) (int64, error) {
+	last := int64(-1)
+	err := s.use(ctx, id, func(ix *index, _ jsonlog.Snapshot) error {
+		last = ix.lastSeq(ix.closers())
+		return nil
+	})
+	return last, err
 }
 
 // SessionVersions returns, for each id, a token of its log file's
 // identity and version (path, device, inode, size, modification and
 // change times, mode; where there is no inode, size and times): it
 // changes whenever the log may have changed, a log replaced by another
-// with the same seqs or a message rewritten in place included. An id with
+// with the same seqs or a message rewritten in msgPlace included. An id with
 // no log it can stat gets "". It costs a stat a log. Indexers compare it
 // with the token they indexed ([discover.VersionLister]).
 func (s *Store) SessionVersions(ctx context.Context, ids []string) ([]string, error) {
 	out := make([]string, len(ids))
-	err := s.eachStated(ctx, ids, func(i int, _, path string, key fileKey) error {
-		out[i] = fmt.Sprintf("%s|%x:%x:%d:%d:%d:%o", path, key.dev, key.ino, key.size, key.mtime, key.ctime, uint32(key.mode))
+	err := s.eachStated(ctx, ids, func(i int, _, path string, key jsonlog.Key) error {
+		out[i] = fmt.Sprintf("%s|%x:%x:%d:%d:%d:%o", path, key.Dev, key.Ino, key.Size, key.Mtime, key.Ctime, uint32(key.Mode))
 		return nil
 	})
 	if err != nil {
@@ -673,7 +546,7 @@ func (s *Store) SessionVersions(ctx context.Context, ids []string) ([]string, er
 // stat-ed, with its index in ids, its path and its stat key, until f
 // returns an error or ctx ends. An id with no log, or whose log cannot be
 // stat-ed, is skipped: its answer stays the zero one.
-func (s *Store) eachStated(ctx context.Context, ids []string, f func(i int, id, path string, key fileKey) error) error {
+func (s *Store) eachStated(ctx context.Context, ids []string, f func(i int, id, path string, key jsonlog.Key) error) error {
 	idx, err := s.pathsOf(ctx, ids)
 	if err != nil {
 		return err
@@ -699,18 +572,19 @@ func (s *Store) eachStated(ctx context.Context, ids []string, f func(i int, id, 
 
 // seqEntry is CapturedSeqs' answer for one version of a log.
 type seqEntry struct {
-	key fileKey
+	key jsonlog.Key
 	seq *int64
 }
 
 // Open reports whether the session's last turn is still open on disk,
 // which usually means it is live elsewhere.
 func (s *Store) Open(ctx context.Context, id string) (bool, error) {
-	p, err := s.loadID(ctx, id)
-	if err != nil {
-		return false, err
-	}
-	return p.closers.n > 0, nil
+	open := false
+	err := s.use(ctx, id, func(ix *index, _ jsonlog.Snapshot) error {
+		open = len(ix.closers()) > 0
+		return nil
+	})
+	return open, err
 }
 
 func headerOf(h header) sessionref.SessionHeader {
@@ -740,7 +614,7 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 			infos = append(infos, Info{Path: f.path, Err: f.err})
 			continue
 		}
-		infos = append(infos, s.header(f.path, f.fi))
+		infos = append(infos, s.header(ctx, f.path, f.fi))
 	}
 	byID := make(map[string]idEntry, len(infos))
 	unread := map[string]error{}
@@ -797,11 +671,6 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 // forgetGone forgets the titles, seqs and read costs of logs that are no
 // longer listed. The caller holds s.mu.
 func (s *Store) forgetGone() {
-	for path := range s.titles {
-		if _, ok := s.headers[path]; !ok {
-			delete(s.titles, path)
-		}
-	}
 	for path := range s.seqs {
 		if _, ok := s.headers[path]; !ok {
 			delete(s.seqs, path)
@@ -913,34 +782,4 @@ func (s *Store) pathsOf(ctx context.Context, ids []string) (map[string]idEntry, 
 		}
 	}
 	return idx, nil
-}
-
-// loadID loads the log of one session. A log that moved or vanished
-// since the last scan is looked up once more.
-func (s *Store) loadID(ctx context.Context, id string) (*parsed, error) {
-	for attempt := 0; ; attempt++ {
-		idx, err := s.pathsOf(ctx, []string{id})
-		if err != nil {
-			return nil, err
-		}
-		e, ok := idx[id]
-		if !ok {
-			return nil, s.notFound(id)
-		}
-		if e.err != nil {
-			return nil, e.err
-		}
-		p, err := s.load(ctx, e.path)
-		if err != nil && attempt == 0 && errors.Is(err, ErrNotFound) {
-			s.mu.Lock()
-			if s.byID != nil { // the index is shared with readers: replace it
-				idx := maps.Clone(s.byID)
-				delete(idx, id)
-				s.byID = idx
-			}
-			s.mu.Unlock()
-			continue
-		}
-		return p, err
-	}
 }

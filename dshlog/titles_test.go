@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -42,10 +43,10 @@ func TestTitlesWithoutEvents(t *testing.T) {
 	if got[0].Title == nil || got[0].Title.Text != "first" {
 		t.Fatalf("ReadTitles %+v", got)
 	}
-	if s.logs.order.Len() != 0 {
+	if n, _ := s.logs.CacheStats(); n != 0 {
 		t.Fatal("reading titles filled the event cache")
 	}
-	scanned := s.titles[path].committed
+	scanned := titleEnd(t, s, path)
 	if scanned != int64(len(body)) {
 		t.Fatalf("scan stopped at %d of %d", scanned, len(body))
 	}
@@ -58,8 +59,8 @@ func TestTitlesWithoutEvents(t *testing.T) {
 	if got[0].Title == nil || got[0].Title.Text != "second" {
 		t.Fatalf("after growth %+v", got[0].Title)
 	}
-	if e := s.titles[path]; e.committed != int64(len(body)+len(titleLine(3, "second"))) {
-		t.Fatalf("the half-written line was taken: committed %d", e.committed)
+	if end := titleEnd(t, s, path); end != int64(len(body)+len(titleLine(3, "second"))) {
+		t.Fatalf("the half-written line was taken: read to %d", end)
 	}
 
 	// A rewrite in place, longer, with different earlier bytes and no
@@ -70,13 +71,45 @@ func TestTitlesWithoutEvents(t *testing.T) {
 		strings.Repeat(`{"type":"turn/start","seq":2,"time":1,"data":{"turn":1}}`+"\n", 20)
 	rewriteInPlace(t, path, rewritten)
 	after, _ := os.Stat(path)
-	if k1, k2 := fileKeyOf(before), fileKeyOf(after); !k1.sameFile(k2) || k2.size <= k1.size {
+	if k1, k2 := jsonlog.KeyOf(before), jsonlog.KeyOf(after); !k1.SameFile(k2) || k2.Size <= k1.Size {
 		t.Fatalf("not a rewrite in place of a longer file: %+v %+v", k1, k2)
 	}
 	got, _ = s.ReadTitles(ctx, []string{"t1"})
 	if got[0].Title == nil || got[0].Title.Text != "rewritten" {
 		t.Fatalf("after a rewrite in place %+v", got[0].Title)
 	}
+}
+
+// titleEnd is where the title index of the log at path stopped reading.
+func titleEnd(t *testing.T, s *Store, path string) int64 {
+	t.Helper()
+	var end int64
+	if err := s.titles.Use(context.Background(), path, func(_ *titleIndex, snap jsonlog.Snapshot) error {
+		end = snap.End
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return end
+}
+
+// titleOf is the title a title index fed text's whole lines finds.
+func titleOf(text []byte) *sessionref.Title {
+	ti := newTitleIndex("x")
+	if i := bytes.LastIndexByte(text, '\n'); i >= 0 {
+		for n, l := range bytes.Split(text[:i], []byte{'\n'}) {
+			ti.Line(n+1, 0, l)
+		}
+	}
+	return ti.title
+}
+
+// splitLines is text's whole lines.
+func splitLines(text []byte) [][]byte {
+	if len(text) == 0 {
+		return nil
+	}
+	return bytes.Split(text[:len(text)-1], []byte{'\n'})
 }
 
 // rewriteInPlace writes data over the file, keeping its inode.
@@ -211,19 +244,13 @@ func TestEscapedTitleSpellings(t *testing.T) {
 	for seed := range uint64(300) {
 		r := rand.New(rand.NewPCG(seed, 2))
 		data := escapedLog(r, 1+r.IntN(12))
-		var sc titleScan
-		sc.tooLong = -1
-		for rest := data; len(rest) > 0; {
-			n := 1 + r.IntN(len(rest))
-			sc.write(rest[:n])
-			rest = rest[n:]
-		}
+		got := titleOf(data)
 		want, other := naiveTitle(data), jsonTitle(data)
 		if (want == nil) != (other == nil) || (want != nil && *want != *other) {
 			t.Fatalf("seed %d: decoder %+v, encoding/json %+v\n%s", seed, want, other, data)
 		}
-		if (want == nil) != (sc.title == nil) || (want != nil && *want != *sc.title) {
-			t.Fatalf("seed %d: scan %+v, full decode %+v\n%s", seed, sc.title, want, data)
+		if (want == nil) != (got == nil) || (want != nil && *want != *got) {
+			t.Fatalf("seed %d: scan %+v, full decode %+v\n%s", seed, got, want, data)
 		}
 	}
 
@@ -301,8 +328,9 @@ func TestTitleTooLong(t *testing.T) {
 	}
 }
 
-// FuzzTitleScan: the byte scan, fed in pieces of any size, finds the same
-// last title as decoding every line.
+// FuzzTitleScan: the title index, reading a log written in two parts
+// (the second appended after a first read), finds the same last title as
+// decoding every line.
 func FuzzTitleScan(f *testing.F) {
 	f.Add([]byte(titleLine(0, "a")+titleLine(1, "b")), uint64(1))
 	f.Add([]byte(titleLine(0, "a")+`{"type":"x/y","seq":1,"time":1,"data":{"s":"\"session/title\""}}`+"\n"+titleLine(2, "c")[:30]), uint64(7))
@@ -310,19 +338,36 @@ func FuzzTitleScan(f *testing.F) {
 	f.Add([]byte(titleLine(0, "a")+`{"type":"session\/title","seq":1,"time":1,"data":{"title":"b"}}`+"\n"), uint64(5))
 	f.Add([]byte(titleLine(0, "a")+`{"typ\u0065":"session\u002Ftitle","seq":1,"time":1,"data":{"title":"b"}}`+"\n"), uint64(9))
 	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
-		r := rand.New(rand.NewPCG(seed, 1))
-		sc := newTitleScan(nil, -1, 0)
-		for rest := data; len(rest) > 0; {
-			n := 1 + r.IntN(len(rest))
-			sc.write(rest[:n])
-			rest = rest[n:]
+		path := filepath.Join(t.TempDir(), RawName)
+		cut := 0
+		if len(data) > 0 {
+			cut = int(seed % uint64(len(data)+1))
+		}
+		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.title(context.Background(), path)
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		f.Write(data[cut:])
+		f.Close()
+		got, err := s.title(context.Background(), path)
+		if err != nil {
+			var le *LogError
+			if !errors.As(err, &le) {
+				t.Fatalf("untyped %v", err)
+			}
+			return
 		}
 		want := naiveTitle(data)
 		if other := jsonTitle(data); (want == nil) != (other == nil) || (want != nil && *want != *other) {
 			t.Skip("the record decoder and encoding/json disagree on this input") // not the scanner's question
 		}
-		if (want == nil) != (sc.title == nil) || (want != nil && *want != *sc.title) {
-			t.Fatalf("scan %+v, decoding every line %+v", sc.title, want)
+		if (want == nil) != (got == nil) || (want != nil && *want != *got) {
+			t.Fatalf("scan %+v, decoding every line %+v", got, want)
 		}
 	})
 }
@@ -400,36 +445,25 @@ func TestCapturedSeqs(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want()) {
 		t.Fatalf("%v %v, want %v", got, err, want())
 	}
-	cached := map[string]*parsed{}
 	for _, path := range paths {
-		if s.logs.get(path) == nil {
+		if _, ok := s.logs.Cached(path); !ok {
 			t.Fatalf("%s not cached", path)
 		}
-		cached[path] = s.logs.get(path).p
 	}
 	if got, _ = s.CapturedSeqs(ctx, ids); !reflect.DeepEqual(got, want()[:len(ids)]) {
 		t.Fatal("second call differs")
 	}
-	for path, p := range cached {
-		if s.logs.get(path).p != p {
-			t.Fatalf("%s decoded again though cached", path)
-		}
-	}
-	// Logs the parsed-log cache has let go are not decoded again while
+	// Logs the cache of indexes has let go are not read again while
 	// they are unchanged: their seqs are kept by file version.
-	s.mu.Lock()
-	s.logs = newLRU(s.cacheBytes)
-	s.mu.Unlock()
+	s.logs.Forget()
 	if got, _ = s.CapturedSeqs(ctx, ids); !reflect.DeepEqual(got, want()[:len(ids)]) {
 		t.Fatal("after eviction the seqs differ")
 	}
-	s.mu.Lock()
-	s.logs = newLRU(s.cacheBytes)
-	s.mu.Unlock()
+	s.logs.Forget()
 	s.CapturedSeqs(ctx, ids)
 	for path := range paths {
-		if s.logs.get(path) != nil {
-			t.Fatalf("%s decoded again though unchanged", path)
+		if _, ok := s.logs.Cached(path); ok {
+			t.Fatalf("%s read again though unchanged", path)
 		}
 	}
 	// Growth: a turn/start appended to the raw log.

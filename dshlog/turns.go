@@ -15,13 +15,6 @@ import (
 // events: pending calls are kept in order with an index by id, and a
 // result only marks its call closed.
 type turnState struct {
-	// partial marks a segment that starts after events it has not seen
-	// (the second half of a parse, a torn frame's lines) and has had no
-	// turn/end yet — after one, nothing before matters. Until then its
-	// events are kept in prefix, to be applied after what comes before.
-	partial bool
-	prefix  []event
-
 	turnOpen, stepOpen bool
 	order              []string         // pending call ids in the order they opened ("" once closed)
 	pending            map[string]int   // id → its index in order, while pending
@@ -30,15 +23,6 @@ type turnState struct {
 
 // apply takes the next event in seq order.
 func (t *turnState) apply(e *event) {
-	if t.partial {
-		if e.typ != "turn/end" {
-			if affectsTurns(e) {
-				t.prefix = append(t.prefix, *e)
-			}
-			return
-		}
-		t.partial, t.prefix = false, nil
-	}
 	switch e.typ {
 	case "turn/start":
 		t.turnOpen = true
@@ -73,17 +57,6 @@ func (t *turnState) apply(e *event) {
 	}
 }
 
-// affectsTurns reports whether apply looks at e.
-func affectsTurns(e *event) bool {
-	switch e.typ {
-	case "turn/start", "turn/end", "step/start", "step/end", "tool/call", sessionref.EventToolResult:
-		return true
-	case sessionref.EventAssistantMessage:
-		return len(e.extra().toolCalls) > 0
-	}
-	return false
-}
-
 func (t *turnState) reset() {
 	t.order = t.order[:0]
 	clear(t.pending)
@@ -92,35 +65,22 @@ func (t *turnState) reset() {
 
 // clone is a copy sharing nothing that apply changes.
 func (t turnState) clone() turnState {
-	t.prefix = slices.Clone(t.prefix)
 	t.order = slices.Clone(t.order)
 	t.pending = maps.Clone(t.pending)
 	t.callSeq = maps.Clone(t.callSeq)
 	return t
 }
 
-// join takes the state of the segment that follows: its own when it had a
-// turn/end, else its events applied after t's.
-func (t *turnState) join(next *turnState) {
-	if !next.partial {
-		*t = *next
-		return
-	}
-	for i := range next.prefix {
-		t.apply(&next.prefix[i])
-	}
-}
-
 // closers returns the events the reference appends, in memory only, to a
 // log whose last turn is still open: a tool result for every pending
 // call, then step/end if a step is open, then turn/end (interrupted),
-// from seq lastSeq+1 at time lastTime. They are marked Synthetic: a log
+// from seq lastSeq+1. They are marked Synthetic: a log
 // open on disk usually belongs to a live session.
-func (t *turnState) closers(lastSeq, lastTime int64) segment {
+func (t *turnState) closers(lastSeq int64) []event {
 	if !t.turnOpen || lastSeq < 0 {
-		return segment{next: lastSeq + 1, lastTime: lastTime}
+		return nil
 	}
-	next, at := lastSeq+1, lastTime
+	next := lastSeq + 1
 	var out []event
 	for i, id := range t.order {
 		if idx, ok := t.pending[id]; !ok || idx != i {
@@ -138,21 +98,7 @@ func (t *turnState) closers(lastSeq, lastTime int64) segment {
 		out = append(out, event{seq: next, typ: "step/end"})
 		next++
 	}
-	out = append(out, event{seq: next, typ: "turn/end"})
-	return segmentOf(out, next+1, at)
-}
-
-// closersOf is the closers of a parse: its committed events, then the
-// lines of a torn frame, which may still change and so never change the
-// committed state.
-func closersOf(events, tail segment) segment {
-	t := events.turns.clone()
-	t.join(&tail.turns)
-	lastSeq, lastTime := events.next-1, events.lastTime
-	if tail.next-1 > lastSeq {
-		lastSeq, lastTime = tail.next-1, tail.lastTime
-	}
-	return t.closers(lastSeq, lastTime)
+	return append(out, event{seq: next, typ: "turn/end"})
 }
 
 // closerMessage is the synthetic tool result of e, a closer, built when

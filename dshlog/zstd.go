@@ -2,11 +2,12 @@ package dshlog
 
 import (
 	"bytes"
+	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 
+	"github.com/dshkit/mentions/jsonlog"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -84,31 +85,42 @@ var decoders = sync.Pool{New: func() any {
 	return d
 }}
 
-// errTooLarge is returned by a budget that ran out.
-var errTooLarge = errors.New("decoded size over the cap")
+// zstdFrames reads a zstd log's frames for the engine
+// ([jsonlog.Frames]): each frame holds whole lines, so a line is read
+// back by decoding its frame alone.
+type zstdFrames struct{ maxLogBytes int64 }
 
-// budget counts decoded bytes against a cap shared by every frame of one
-// log (the torn last frame too).
-type budget struct {
-	used, cap int64
-}
-
-func (b *budget) take(n int) error {
-	b.used += int64(n)
-	if b.used > b.cap {
-		return errTooLarge
+// Frame implements jsonlog.Frames. A skippable frame holds no text.
+func (zstdFrames) Frame(b []byte) (int, bool, error) {
+	fr, err := nextFrame(b)
+	if err != nil {
+		return 0, false, err
 	}
-	return nil
+	return fr.n, fr.complete, nil
 }
 
-// decodeFrame streams the decoded bytes of one frame to emit in pieces,
-// counting them against bud. A frame whose header declares more content
-// than is left of the cap is refused before decoding. For a torn frame
-// (complete=false) the bytes decoded before the cut are emitted and the
+// MaxText implements jsonlog.Frames: a zstd log may decode to at most
+// maxRatio times its size on disk (and at least ratioFloor), and never
+// past the store's cap.
+func (z zstdFrames) MaxText(onDisk int64) int64 {
+	return min(z.maxLogBytes, max(ratioFloor, maxRatio*onDisk))
+}
+
+// Decode implements jsonlog.Frames: the frame is streamed, its output
+// counted against limit as it comes (a frame whose header declares more
+// is refused before decoding), never materialised by the library. For a
+// torn frame, the bytes decoded before the cut are passed on and the
 // decoder's complaint about the cut is not an error.
-func decodeFrame(fr frame, data []byte, bud *budget, stop func() error, emit func([]byte) error) error {
-	if fr.hdr.HasFCS && int64(fr.hdr.FrameContentSize) > bud.cap-bud.used {
-		return errTooLarge
+func (zstdFrames) Decode(ctx context.Context, data []byte, limit int64, emit func([]byte) error) error {
+	fr, err := nextFrame(data)
+	if err != nil {
+		return err
+	}
+	if fr.skippable {
+		return nil
+	}
+	if fr.hdr.HasFCS && int64(fr.hdr.FrameContentSize) > limit {
+		return jsonlog.ErrTooLarge
 	}
 	d := decoders.Get().(*zstd.Decoder)
 	defer decoders.Put(d)
@@ -117,8 +129,9 @@ func decodeFrame(fr frame, data []byte, bud *budget, stop func() error, emit fun
 	}
 	defer d.Reset(nil)
 	buf := make([]byte, 64<<10)
+	var used int64
 	for idle := 0; ; {
-		if err := stop(); err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		n, err := d.Read(buf)
@@ -130,8 +143,8 @@ func decodeFrame(fr frame, data []byte, bud *budget, stop func() error, emit fun
 			idle = 0
 		}
 		if n > 0 {
-			if berr := bud.take(n); berr != nil {
-				return berr
+			if used += int64(n); used > limit {
+				return jsonlog.ErrTooLarge
 			}
 			if eerr := emit(buf[:n]); eerr != nil {
 				return eerr
@@ -149,31 +162,6 @@ func decodeFrame(fr frame, data []byte, bud *budget, stop func() error, emit fun
 	}
 }
 
-// walkFrames calls onFrame for each frame of b in order, stopping at the
-// first incomplete one (passed with complete=false), and returns the
-// offset after the last complete frame. Skippable frames are passed over.
-func walkFrames(b []byte, onFrame func(fr frame, data []byte) error) (committed int, err error) {
-	for committed < len(b) {
-		fr, ferr := nextFrame(b[committed:])
-		if ferr != nil {
-			return committed, fmt.Errorf("frame at byte %d: %v", committed, ferr)
-		}
-		if !fr.complete {
-			if fr.skippable || fr.hdr.HeaderSize == 0 {
-				return committed, nil // nothing to decode yet
-			}
-			return committed, onFrame(fr, b[committed:])
-		}
-		if !fr.skippable {
-			if err := onFrame(fr, b[committed:committed+fr.n]); err != nil {
-				return committed, err
-			}
-		}
-		committed += fr.n
-	}
-	return committed, nil
-}
-
 // maxRecordBytes bounds one record (one line) of a log: a longer line
 // is an ErrTooLarge error naming the line, found while the text streams,
 // before the line is kept whole. Real records are at most tens of KiB.
@@ -187,92 +175,14 @@ const (
 	ratioFloor = 32 << 20
 )
 
-// capFor is the decoded-bytes cap of a log of onDisk bytes.
-func (s *Store) capFor(isZstd bool, onDisk int64) int64 {
-	if !isZstd {
-		return s.maxLogBytes
-	}
-	return min(s.maxLogBytes, max(ratioFloor, maxRatio*onDisk))
-}
-
 // capErr is the error for a log that decodes past its cap.
 func (s *Store) capErr(path string, isZstd bool, onDisk int64) error {
-	c := s.capFor(isZstd, onDisk)
+	c := s.maxLogBytes
+	if isZstd {
+		c = zstdFrames{s.maxLogBytes}.MaxText(onDisk)
+	}
 	if c < s.maxLogBytes {
 		return logErr(path, 0, ErrTooLarge, "a %d-byte zstd log decodes to more than %d bytes (%d times its size)", onDisk, c, maxRatio)
 	}
 	return logErr(path, 0, ErrTooLarge, "decodes to more than the cap of %d bytes", c)
-}
-
-// lineGuard watches decoded text as it streams, in pieces, before any of
-// it is kept: a line longer than maxRecordBytes, or (when blankIsBad) an
-// empty line, stops the decoding.
-type lineGuard struct {
-	cur        int64 // bytes of the current line so far
-	lines      int   // whole lines seen
-	blankIsBad bool
-}
-
-// lineErr is a guard's complaint about the line-th line it saw.
-type lineErr struct {
-	blank bool // else too long
-	line  int
-}
-
-func (e *lineErr) Error() string {
-	if e.blank {
-		return "an empty line inside a complete zstd frame"
-	}
-	return fmt.Sprintf("a record longer than %d bytes", maxRecordBytes)
-}
-
-func (g *lineGuard) check(b []byte) error {
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			g.cur += int64(len(b))
-			break
-		}
-		g.cur += int64(i)
-		if g.cur > maxRecordBytes {
-			break
-		}
-		if g.cur == 0 && g.blankIsBad {
-			return &lineErr{blank: true, line: g.lines + 1}
-		}
-		g.lines++
-		g.cur = 0
-		b = b[i+1:]
-	}
-	if g.cur > maxRecordBytes {
-		return &lineErr{line: g.lines + 1}
-	}
-	return nil
-}
-
-// declaredSize is what the zstd frames of b declare they decode to, or
-// limit when a frame does not say or the sum passes it. A decoder holds a
-// frame to its declared size, so the sum bounds what b decodes to.
-func declaredSize(b []byte, limit int64) int64 {
-	var sum int64
-	for off := 0; off < len(b); {
-		fr, err := nextFrame(b[off:])
-		if err != nil || fr.hdr.HeaderSize == 0 {
-			return limit
-		}
-		if !fr.skippable {
-			if !fr.hdr.HasFCS {
-				return limit
-			}
-			sum += int64(min(fr.hdr.FrameContentSize, uint64(limit)))
-			if sum >= limit {
-				return limit
-			}
-		}
-		if !fr.complete {
-			break
-		}
-		off += fr.n
-	}
-	return sum
 }

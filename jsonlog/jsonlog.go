@@ -40,6 +40,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strconv"
 	"sync"
@@ -166,8 +167,9 @@ type Indexer interface {
 	// packed frame and offset), which [Lines.Line] takes back. line is
 	// only valid during the call.
 	Line(n int, at int64, line []byte)
-	// Long is a line of length bytes (newline excluded) over
-	// MaxLineBytes, which is not read.
+	// Long is a line over MaxLineBytes, handed over as soon as it passes
+	// the cap (length is what was read of it then, more than the cap)
+	// and not read further; its line number is n.
 	Long(n int, at int64, length int64)
 	// Size is about how many bytes the indexer holds.
 	Size() int64
@@ -257,6 +259,9 @@ func (l *Log[T]) Use(ctx context.Context, path string, fn func(ix T, s Snapshot)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := l.update(ctx, path, e); err != nil {
+		if !e.ok {
+			l.drop(path, e) // nothing worth keeping: not counted, not kept
+		}
 		return err
 	}
 	var err error
@@ -304,7 +309,7 @@ func (l *Log[T]) account(path string, e *entry[T]) {
 			}
 		}
 		if victim == "" {
-			return // only this one: kept until the next read of another
+			victim = path // alone over the budget: not kept
 		}
 		o := l.files[victim]
 		l.used -= o.size
@@ -318,6 +323,16 @@ func (l *Log[T]) Forget() {
 	defer l.mu.Unlock()
 	l.files = map[string]*entry[T]{}
 	l.used = 0
+}
+
+// drop forgets e, path's entry, if it is still the cached one.
+func (l *Log[T]) drop(path string, e *entry[T]) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.files[path] == e {
+		l.used -= e.size
+		delete(l.files, path)
+	}
 }
 
 // Drop forgets path's cached index.
@@ -390,7 +405,7 @@ func (l *Log[T]) update(ctx context.Context, path string, e *entry[T]) error {
 		e.snap, e.sc = Snapshot{Path: path, frames: fr}, framedScan{}
 	}
 	e.forked = false
-	if st, ok := any(e.ix).(Stopper); ok && st.Stopped() {
+	if st, ok := any(e.ix).(Stopper); ok && st.Stopped() && from > 0 {
 		e.snap.Key, e.ok = key, true // it wants no more lines
 		return nil
 	}
@@ -410,8 +425,22 @@ func (l *Log[T]) update(ctx context.Context, path string, e *entry[T]) error {
 		}
 		return fileErr(path, ErrUnreadable, err)
 	}
+	// A file rewritten while it was read may have given bytes of two
+	// versions: the read is not kept. One that only grew is what an
+	// append makes (the bytes read are where they were).
+	if fi, err := f.Stat(); err != nil || !grewOnly(KeyOf(fi), key, f, &e.snap) {
+		e.ok = false
+		return fileErr(path, ErrChanged, errors.New("it was rewritten while it was read"))
+	}
 	e.ok = true
 	return nil
+}
+
+// grewOnly reports whether the file f, now of key now and read at key
+// was, is unchanged or only had bytes appended since: the same file,
+// bigger, with s's first bytes and bytes before its end where they were.
+func grewOnly(now, was Key, f *os.File, s *Snapshot) bool {
+	return now == was || now.SameFile(was) && now.Size > was.Size && s.unchangedIn(f)
 }
 
 // scan reads f from from to key's size into e.
@@ -482,7 +511,8 @@ func (s *Snapshot) unchangedIn(f *os.File) bool {
 // its first frame until the line ends). A log with no whole first line
 // yet gives nil; a first line over maxLine bytes is ErrTooLarge.
 func (l *Log[T]) Head(ctx context.Context, path string, maxLine int) ([]byte, Key, error) {
-	f, key, err := l.Open(path)
+	f, key, err := open(path, math.MaxInt64) // a log over the cap still has a header to list
+
 	if err != nil {
 		return nil, Key{}, err
 	}
@@ -565,4 +595,24 @@ func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, take func
 		b = b[:n]
 	}
 	return fr.Decode(ctx, b, min(fr.MaxText(size), maxFrameText), take)
+}
+
+// Cached reports whether path's index is in the cache, and the bytes
+// the cache counts for it.
+func (l *Log[T]) Cached(path string) (int64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, ok := l.files[path]
+	if !ok {
+		return 0, false
+	}
+	return e.size, true
+}
+
+// CacheStats returns how many indexes the cache holds and the bytes it
+// counts for them.
+func (l *Log[T]) CacheStats() (entries int, bytes int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.files), l.used
 }

@@ -14,8 +14,9 @@ import (
 
 // lines is an indexer that records what it is fed.
 type lines struct {
-	got  []string // "n@off:text" or "n@off:long(len)"
+	got  []string // "n@off:text" or "n@off:long"
 	fed  int      // lines fed to this indexer, across appends
+	max  int      // the line cap: a long line is longer
 	made *int     // counts indexers made, shared
 }
 
@@ -24,14 +25,17 @@ func (l *lines) Line(n int, off int64, line []byte) {
 	l.fed++
 }
 func (l *lines) Long(n int, off int64, length int64) {
-	l.got = append(l.got, fmt.Sprintf("%d@%d:long(%d)", n, off, length))
+	if length <= int64(l.max) {
+		panic(fmt.Sprintf("line %d handed over as long at %d bytes", n, length))
+	}
+	l.got = append(l.got, fmt.Sprintf("%d@%d:long", n, off))
 	l.fed++
 }
 func (l *lines) Size() int64 { return int64(len(l.got)) * 32 }
 
 func newLog(lim Limits) (*Log[*lines], *int) {
 	made := new(int)
-	return New(lim, func(string) *lines { *made++; return &lines{made: made} }), made
+	return New(lim, func(string) *lines { *made++; return &lines{made: made, max: lim.withDefaults().MaxLineBytes} }), made
 }
 
 func write(t *testing.T, path, data string) {
@@ -78,7 +82,7 @@ func TestScan(t *testing.T) {
 	got, snap := use(t, l, path)
 	want := []string{
 		"1@0:a",
-		fmt.Sprintf("2@2:long(%d)", 200<<10),
+		"2@2:long",
 		fmt.Sprintf("3@%d:bb", 3+200<<10),
 		fmt.Sprintf("4@%d:", 6+200<<10),
 		fmt.Sprintf("5@%d:%s", 7+200<<10, strings.Repeat("y", 100<<10)),
@@ -229,7 +233,7 @@ func FuzzScan(f *testing.F) {
 				break
 			}
 			if i > maxLine {
-				want = append(want, fmt.Sprintf("%d@%d:long(%d)", n, off, i))
+				want = append(want, fmt.Sprintf("%d@%d:long", n, off))
 			} else {
 				want = append(want, fmt.Sprintf("%d@%d:%s", n, off, data[off:off+i]))
 				b, err := snap.ReadLine(int64(off), i)

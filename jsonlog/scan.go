@@ -27,6 +27,14 @@ type splitter struct {
 	long    bool              // it is over the cap: only its length is counted
 }
 
+// stopped is errStopped when the indexer wants no more lines.
+func (s *splitter) stopped() error {
+	if st, ok := s.ix.(Stopper); ok && st.Stopped() {
+		return errStopped
+	}
+	return nil
+}
+
 // partial reports whether a line was begun and not ended.
 func (s *splitter) partial() bool { return s.curLen > 0 || s.long }
 
@@ -36,7 +44,7 @@ func (s *splitter) write(p []byte) error {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
 			s.grow(p)
-			return nil
+			return s.stopped()
 		}
 		if !s.partial() && i <= s.maxLine {
 			s.emit(p[:i]) // the common case: the whole line is in the piece
@@ -45,8 +53,8 @@ func (s *splitter) write(p []byte) error {
 			s.emit(s.cur)
 		}
 		p = p[i+1:]
-		if st, ok := s.ix.(Stopper); ok && st.Stopped() {
-			return errStopped
+		if err := s.stopped(); err != nil {
+			return err
 		}
 		if s.lines&1023 == 0 {
 			if err := s.ctx.Err(); err != nil {
@@ -57,27 +65,35 @@ func (s *splitter) write(p []byte) error {
 	return nil
 }
 
+// grow adds b to the current line. A line that passes the cap is handed
+// over as Long at once, and the rest of it is only counted.
 func (s *splitter) grow(b []byte) {
 	s.curLen += int64(len(b))
 	switch {
 	case s.long:
 	case s.curLen > int64(s.maxLine):
 		s.long, s.cur = true, nil
+		s.lines++
+		s.ix.Long(s.lines, s.pos(s.base), s.curLen)
 	default:
+		if n := len(s.cur) + len(b); n > cap(s.cur) {
+			// Double, rather than append's gentler growth for big slices:
+			// a line gathered to the cap costs about twice the cap.
+			s.cur = append(make([]byte, 0, max(2*cap(s.cur), n)), s.cur...)
+		}
 		s.cur = append(s.cur, b...)
 	}
 }
 
-// emit hands over the line that ends here (line, when it is not long).
+// emit hands over the line that ends here (line, when it is not long:
+// a long one was handed over when it passed the cap).
 func (s *splitter) emit(line []byte) {
-	s.lines++
 	n := s.curLen
 	if !s.partial() {
 		n = int64(len(line))
 	}
-	if s.long {
-		s.ix.Long(s.lines, s.pos(s.base), n)
-	} else {
+	if !s.long {
+		s.lines++
 		s.ix.Line(s.lines, s.pos(s.base), line)
 	}
 	s.base += n + 1
