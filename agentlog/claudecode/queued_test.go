@@ -208,3 +208,47 @@ func jsonString(t *testing.T, s string) string {
 	}
 	return string(b)
 }
+
+// An answered prompt handed to the model again as a queued attachment
+// under its user line's uuid is the same prompt: kept where it was first
+// written. A second prompt with the same words but no shared uuid is the
+// person saying it again, and kept.
+func TestQueuedPromptRedelivered(t *testing.T) {
+	data := `{"type":"user","uuid":"00000000-0000-4000-8000-0000000000d1","parentUuid":null,"message":{"content":"deploy it"}}
+{"type":"assistant","uuid":"a1","parentUuid":"00000000-0000-4000-8000-0000000000d1","message":{"content":[{"type":"text","text":"Deployed."}]}}
+{"type":"user","uuid":"u2","parentUuid":"a1","message":{"content":"now the docs"}}
+{"type":"attachment","uuid":"q1","parentUuid":"u2","attachment":{"type":"queued_command","commandMode":"prompt","origin":{"kind":"human"},"prompt":"deploy it","source_uuid":"00000000-0000-4000-8000-0000000000d1"}}
+{"type":"attachment","uuid":"q2","parentUuid":"q1","attachment":{"type":"queued_command","commandMode":"prompt","origin":{"kind":"human"},"prompt":"deploy it","source_uuid":"00000000-0000-4000-8000-0000000000d2"}}
+{"type":"assistant","uuid":"a2","parentUuid":"q2","message":{"content":[{"type":"text","text":"Docs done."}]}}
+`
+	dir := root(t, map[string][]byte{"-p/" + qsid + ".jsonl": []byte(data)})
+	s := open(t, dir)
+	got := turns(t, surface(t, s, claudecode.Prefix+qsid))
+	want := []turn{
+		{1, "user", "deploy it"},
+		{2, "assistant", "Deployed."},
+		{3, "user", "now the docs"},
+		{5, "user", "deploy it"},
+		{6, "assistant", "Docs done."},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("surface\n got %v\nwant %v", got, want)
+	}
+}
+
+// A transcript whose only lines are queued attachments that are not the
+// person's (a task notice, a queued shell command) holds no conversation.
+func TestQueuedNotThePerson(t *testing.T) {
+	data := `{"type":"attachment","attachment":{"type":"queued_command","commandMode":"task-notification","prompt":"<task-notification>done</task-notification>"}}
+{"type":"attachment","uuid":"q","attachment":{"type":"queued_command","commandMode":"bash","origin":{"kind":"human"},"prompt":"ls"}}
+`
+	dir := root(t, map[string][]byte{"-p/" + qsid + ".jsonl": []byte(data)})
+	s := open(t, dir)
+	h, err := s.ListSessions(context.Background())
+	if err != nil || len(h) != 0 {
+		t.Fatalf("listed %v, %v", h, err)
+	}
+	if st := s.Stats(); st.Skipped["no conversation in it"] != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+}
