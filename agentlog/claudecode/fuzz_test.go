@@ -17,16 +17,24 @@ import (
 // event is one of the three kinds a snapshot reads, and no seq is past
 // the captured one.
 func FuzzTranscript(f *testing.F) {
-	b, err := os.ReadFile("testdata/session.jsonl")
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
-	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
-		f.Add(l)
+	for _, name := range []string{"session.jsonl", "queued.jsonl", "queued-old.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+			f.Add(l)
+		}
 	}
 	f.Add([]byte(`{"type":"user","uuid":"a","parentUuid":"a","message":{"content":"loop"}}` + "\n"))
 	f.Add([]byte(`{"type":"user","uuid":"b","parentUuid":"c","message":{"content":"x"}}` + "\n" + `{"type":"assistant","uuid":"c","parentUuid":"b","message":{"content":[{"type":"text","text":"y"}]}}` + "\n"))
+	// Queued prompts: one riding before any line, one naming its own uuid
+	// as the uuid it was queued under, two under one uuid, odd shapes.
+	f.Add([]byte(`{"type":"attachment","attachment":{"type":"queued_command","prompt":"a"}}` + "\n" + `{"type":"user","uuid":"u","message":{"content":"b"}}` + "\n"))
+	f.Add([]byte(`{"type":"attachment","uuid":"q","attachment":{"type":"queued_command","prompt":"a","source_uuid":"q"}}` + "\n"))
+	f.Add([]byte(`{"type":"user","uuid":"s","message":{"content":"a"}}` + "\n" + `{"type":"attachment","uuid":"q","parentUuid":"s","attachment":{"type":"queued_command","prompt":[{"type":"text","text":"a"}],"source_uuid":"s"}}` + "\n" + `{"type":"attachment","parentUuid":"q","attachment":{"type":"queued_command","prompt":"a","source_uuid":"s"}}` + "\n"))
+	f.Add([]byte(`{"type":"attachment","uuid":"q","attachment":{"type":"queued_command","prompt":7,"commandMode":null,"origin":"human","isMeta":"x"}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
 		if err := os.MkdirAll(filepath.Join(dir, "p"), 0o755); err != nil {

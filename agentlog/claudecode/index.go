@@ -32,6 +32,13 @@ type summaryRec struct {
 	leaf key
 }
 
+// rider is a queued prompt written without a uuid (older releases): it
+// rides on the conversation line that was the tip when it was written.
+type rider struct {
+	after int32 // that line's node, -1 for none
+	msg   int32 // its message in index.msgs
+}
+
 // maxSummaries is how many summary lines an index keeps to pick from:
 // the newest.
 const maxSummaries = 64
@@ -55,14 +62,18 @@ func keyOf(s string) key {
 
 // index is a Claude Code transcript's index. Per line with a uuid it
 // keeps a node (8 bytes) and an entry in the uuid map (about 40 bytes);
-// per projected message an agentlog.Message (24 bytes); besides that the
-// titles and a fixed few hundred bytes.
+// per projected message an agentlog.Message (24 bytes); per queued
+// prompt without a uuid a rider (8 bytes), per one naming the uuid it
+// was queued under an entry in sources (about 40 bytes); besides that
+// the titles and a fixed few hundred bytes.
 type index struct {
-	p     fastjson.Parser
-	ids   map[key]int32
-	nodes []node
-	msgs  []agentlog.Message
-	leaf  int32 // the last user or assistant line's node, -1 for none
+	p       fastjson.Parser
+	ids     map[key]int32
+	nodes   []node
+	msgs    []agentlog.Message
+	leaf    int32 // the last conversation line's node, -1 for none
+	riders  []rider
+	sources map[int32]key // a queued prompt's message → the uuid it was queued under
 
 	cwd          string
 	hasCwd       bool
@@ -108,7 +119,15 @@ func (ix *index) Line(n int, off int64, line []byte) {
 			}
 		}
 	}
-	if r.UUID == "" || r.IsSidechain {
+	if r.IsSidechain {
+		return
+	}
+	if r.UUID == "" {
+		if r.Queued {
+			if m := ix.keep(n, off, len(line), &r); m >= 0 {
+				ix.riders = append(ix.riders, rider{after: ix.leaf, msg: m})
+			}
+		}
 		return
 	}
 	ix.link(n, off, len(line), &r)
@@ -141,27 +160,42 @@ func (ix *index) stamp(r *record) {
 func (ix *index) latest() int64 { return agentlog.Millis(ix.last) }
 
 // link adds a line with a uuid to the graph. A parent is only one seen
-// earlier in the file, so no chain can loop.
+// earlier in the file, so no chain can loop. A user or assistant line, or
+// a queued prompt kept, is the conversation's new tip.
 func (ix *index) link(n int, off int64, length int, r *record) {
-	nd := node{parent: -1, msg: -1}
+	nd := node{parent: -1, msg: ix.keep(n, off, length, r)}
 	if r.ParentUUID != nil {
 		if p, ok := ix.ids[keyOf(*r.ParentUUID)]; ok {
 			nd.parent = p
 		}
 	}
-	if text, kind := project(r); kind != 0 {
-		nd.msg = int32(len(ix.msgs))
-		ix.msgs = append(ix.msgs, agentlog.Message{Off: off, Len: uint32(length), Line: int32(n), Bytes: uint32(len(text)), Kind: kind})
-		if kind == agentlog.KindUser && ix.firstPerson == nil {
-			ix.firstPerson = &titleRec{agentlog.FirstLine(strings.TrimSpace(text), 100), n, agentlog.Millis(r.Timestamp)}
-		}
-	}
 	id := int32(len(ix.nodes))
 	ix.nodes = append(ix.nodes, nd)
 	ix.ids[keyOf(r.UUID)] = id
-	if r.Type == "user" || r.Type == "assistant" {
+	if r.Type == "user" || r.Type == "assistant" || nd.msg >= 0 {
 		ix.leaf = id
 	}
+}
+
+// keep adds the line's projected message, if it has one, and returns its
+// place in ix.msgs, or -1.
+func (ix *index) keep(n int, off int64, length int, r *record) int32 {
+	text, kind := project(r)
+	if kind == 0 {
+		return -1
+	}
+	m := int32(len(ix.msgs))
+	ix.msgs = append(ix.msgs, agentlog.Message{Off: off, Len: uint32(length), Line: int32(n), Bytes: uint32(len(text)), Kind: kind})
+	if kind == agentlog.KindUser && ix.firstPerson == nil {
+		ix.firstPerson = &titleRec{agentlog.FirstLine(strings.TrimSpace(text), 100), n, agentlog.Millis(r.Timestamp)}
+	}
+	if r.Queued && r.SourceUUID != "" {
+		if ix.sources == nil {
+			ix.sources = map[int32]key{}
+		}
+		ix.sources[m] = keyOf(r.SourceUUID)
+	}
+	return m
 }
 
 // Long counts a line over the cap.
@@ -169,20 +203,106 @@ func (ix *index) Long(int, int64, int64) { ix.bad++ }
 
 // Size is about what the index holds.
 func (ix *index) Size() int64 {
-	return int64(len(ix.nodes))*48 + int64(cap(ix.msgs))*24 + int64(len(ix.summaries))*64 + 512
+	return int64(len(ix.nodes))*48 + int64(cap(ix.msgs))*24 + int64(len(ix.summaries))*64 +
+		int64(cap(ix.riders))*8 + int64(len(ix.sources))*40 + 512
 }
 
-// Conversation walks back from the last user or assistant line to its
-// root: the current branch (a rewind or an edit left the others), which
-// a compaction boundary starts afresh.
+// Conversation walks back from the conversation's tip (the last user,
+// assistant or queued prompt line) to its root: the current branch (a
+// rewind or an edit left the others), which a compaction boundary starts
+// afresh. Queued prompts without a uuid join it where they were written,
+// when the line they ride on is on it; a prompt written twice (queued,
+// and as a user line or queued again under the same uuid) is kept once,
+// where it first appears.
 func (ix *index) Conversation() []agentlog.Message {
-	var out []agentlog.Message
+	if len(ix.riders) == 0 && len(ix.sources) == 0 {
+		var out []agentlog.Message
+		for i := ix.leaf; i >= 0; i = ix.nodes[i].parent {
+			if m := ix.nodes[i].msg; m >= 0 {
+				out = append(out, ix.msgs[m])
+			}
+		}
+		slices.Reverse(out)
+		return out
+	}
+	chain, onChain := ix.chain()
+	return ix.once(ix.merge(chain, onChain))
+}
+
+// chain is the current branch's messages (by index in ix.msgs) in order,
+// and which of the nodes riders ride on are on it (-1, before any line,
+// when the branch starts at the file's first line).
+func (ix *index) chain() ([]int32, map[int32]bool) {
+	want := make(map[int32]bool, len(ix.riders))
+	for _, r := range ix.riders {
+		want[r.after] = true
+	}
+	onChain := map[int32]bool{}
+	var out []int32
+	root := int32(-1)
 	for i := ix.leaf; i >= 0; i = ix.nodes[i].parent {
 		if m := ix.nodes[i].msg; m >= 0 {
-			out = append(out, ix.msgs[m])
+			out = append(out, m)
 		}
+		if want[i] {
+			onChain[i] = true
+		}
+		root = i
+	}
+	if root <= 0 {
+		onChain[-1] = true
 	}
 	slices.Reverse(out)
+	return out, onChain
+}
+
+// merge puts the riders whose line is on the branch among the branch's
+// messages, in file order: a rider came after the tip it rides on and
+// before the next conversation line, so its line number places it.
+func (ix *index) merge(chain []int32, onChain map[int32]bool) []int32 {
+	if len(ix.riders) == 0 {
+		return chain
+	}
+	out := make([]int32, 0, len(chain)+len(ix.riders))
+	i := 0
+	for _, r := range ix.riders {
+		if !onChain[r.after] {
+			continue
+		}
+		for i < len(chain) && ix.msgs[chain[i]].Line < ix.msgs[r.msg].Line {
+			out = append(out, chain[i])
+			i++
+		}
+		out = append(out, r.msg)
+	}
+	return append(out, chain[i:]...)
+}
+
+// once drops the later copies of a prompt written twice. A queued
+// prompt names the uuid it was queued under, which is the uuid of the
+// user line the same prompt becomes when it is also written as one; a
+// prompt queued again under the same uuid is the same prompt too.
+func (ix *index) once(order []int32) []agentlog.Message {
+	ident := make(map[int32]key, 2*len(ix.sources))
+	for m, k := range ix.sources {
+		ident[m] = k
+		if n, ok := ix.ids[k]; ok {
+			if tm := ix.nodes[n].msg; tm >= 0 && ix.msgs[tm].Kind == agentlog.KindUser {
+				ident[tm] = k
+			}
+		}
+	}
+	seen := make(map[key]bool, len(ident))
+	out := make([]agentlog.Message, 0, len(order))
+	for _, m := range order {
+		if k, ok := ident[m]; ok {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		out = append(out, ix.msgs[m])
+	}
 	return out
 }
 
@@ -193,7 +313,7 @@ func (ix *index) Conversation() []agentlog.Message {
 // person's first message.
 func (ix *index) Summary() agentlog.Summary {
 	s := agentlog.Summary{Cwd: ix.cwd, HasCwd: ix.hasCwd, Created: agentlog.Millis(ix.first), Updated: agentlog.Millis(ix.last),
-		Bad: ix.bad, Unknown: ix.unknown, Empty: ix.leaf < 0}
+		Bad: ix.bad, Unknown: ix.unknown, Empty: ix.leaf < 0 && len(ix.riders) == 0}
 	var t *titleRec
 	switch {
 	case ix.custom != nil:

@@ -28,7 +28,9 @@ type record struct {
 	CustomTitle      string
 	AITitle          string
 	HasMessage       bool
-	content          *fastjson.Value // message.content; valid until the parser's next line
+	Queued           bool            // an attachment line holding a queued prompt the person typed
+	SourceUUID       string          // a queued prompt's attachment.source_uuid: the uuid it was queued under
+	content          *fastjson.Value // message.content, or a queued prompt's text; valid until the parser's next line
 }
 
 // parsers decode lines read back (the index has its own parser).
@@ -62,18 +64,55 @@ func decode(p *fastjson.Parser, line []byte) (r record, ok bool) {
 	if m := v.Get("message"); m != nil && m.Type() == fastjson.TypeObject {
 		r.HasMessage, r.content = true, m.Get("content")
 	}
+	if r.Type == "attachment" {
+		if a := v.Get("attachment"); a != nil && typedPrompt(a) {
+			r.Queued, r.content = true, a.Get("prompt")
+			r.SourceUUID = string(a.GetStringBytes("source_uuid"))
+		}
+	}
 	return r, true
+}
+
+// typedPrompt reports whether an attachment is a prompt the person typed
+// while the agent was busy, which Claude Code delivers into the running
+// turn instead of writing a user line: a queued_command whose mode is
+// "prompt" (or unset, as older releases wrote it) and whose origin is the
+// person (or unset). Queued task notifications, shell commands, other
+// sessions' messages and meta ones are not the person's words.
+func typedPrompt(a *fastjson.Value) bool {
+	if a.Type() != fastjson.TypeObject || string(a.GetStringBytes("type")) != "queued_command" || a.GetBool("isMeta") {
+		return false
+	}
+	if m := a.Get("commandMode"); m != nil && (m.Type() != fastjson.TypeString || string(m.GetStringBytes()) != "prompt") {
+		return false
+	}
+	o := a.Get("origin")
+	if o == nil || o.Type() == fastjson.TypeNull {
+		return true
+	}
+	return string(o.GetStringBytes("kind")) == "human"
 }
 
 // project is the text of r that a snapshot keeps and its kind; kind 0
 // for a line that keeps none. A person's words are a user line's string
-// content or text blocks, except scaffolding: meta lines, tool results,
-// lines shown only in the transcript, and text the client wrote
-// (reminders, slash-command echoes, local command output, interruption
-// notes). A compaction summary is the checkpoint. A reply is an
-// assistant line's text blocks; thinking and tool calls are not text.
+// content or text blocks, or a prompt they queued while the agent worked,
+// except scaffolding: meta lines, tool results, lines shown only in the
+// transcript, and text the client wrote (reminders, slash-command echoes,
+// local command output, interruption notes). A compaction summary is the
+// checkpoint. A reply is an assistant line's text blocks; thinking and
+// tool calls are not text.
 func project(r *record) (string, uint8) {
-	if r.IsSidechain || !r.HasMessage {
+	if r.IsSidechain {
+		return "", 0
+	}
+	if r.Queued {
+		if r.IsMeta {
+			return "", 0
+		}
+		t := joined(r.content, true)
+		return t, kindIf(t, agentlog.KindUser)
+	}
+	if !r.HasMessage {
 		return "", 0
 	}
 	switch r.Type {
