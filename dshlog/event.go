@@ -31,15 +31,12 @@ func isSurface(t string) bool {
 	return t == sessionref.EventUserMessage || t == sessionref.EventAssistantMessage || t == sessionref.EventToolResult
 }
 
-// event is one decoded log event, kept as small as what the fold, the
-// crash-repair closers and the surface need: 80 bytes, and for a message
-// of a zstd log its text or its decoded form. In a raw log every message
-// is kept as the place of its line in the file (at, n: lazy) with how a
-// snapshot sees it (tlen, kind), and its text or content is decoded
-// again from the file only when asked for. In a zstd log, whose decoded
-// stream cannot be read at an offset, a message of the common shape (one
-// text block, a source with only its kind) is kept as its kind and text
-// (short), any other decoded (msg).
+// event is one decoded log event, as small as what the fold, the
+// crash-repair closers and the index need. An index keeps no event: a
+// message becomes its line's place and how a snapshot sees it (setLazy:
+// tlen, kind). A message read back from its line is decoded with its
+// text: of the common shape (one text block, a source with only its
+// kind) as its kind and text (short), any other whole (msg).
 type event struct {
 	seq  int64
 	typ  string // "" for an ignorable event of an unknown type
@@ -48,15 +45,15 @@ type event struct {
 	// that is not short, the length of its projected text
 	// (sessionref.OutlineMessage.Bytes), -1 when a snapshot leaves it out.
 	tlen        int32
-	at          int64 // of a lazy message: its line's offset in the file
+	at          int64 // of a lazy message: its line's place (jsonlog)
 	n           int32 // of a lazy message: its line's length, without "\n"
-	short       bool  // a message of the common shape, kept as kind and text (or its place)
-	lazy        bool  // a raw log's message, kept as its place in the file
+	short       bool  // a message of the common shape, as kind and text (or its place)
+	lazy        bool  // a message an index keeps: its place, not its text
 	interrupted bool  // of a short message
 	// kind is, for a short message, an index in shortKinds; for a lazy
 	// one that is not short, 1 when it is a compaction checkpoint.
 	kind uint8
-	msg  *sessionref.Event // a decoded message (zstd, uncommon shape)
+	msg  *sessionref.Event // a decoded message of an uncommon shape
 	text string            // of a short message that is not lazy
 	x    *eventExtra       // nil when it has none of these
 }
@@ -97,9 +94,9 @@ func (e *event) isMessage() bool {
 	return e.short || e.lazy || e.msg != nil || e.x != nil && e.x.closer != nil
 }
 
-// setLazy keeps a raw log's message as the place of its line, at and n:
+// setLazy keeps a message as the place of its line, at and n:
 // its text, or its decoded content, is read back when asked for (see
-// lineReader); what a snapshot needs to know of it stays.
+// reader); what a snapshot needs to know of it stays.
 func (e *event) setLazy(at int64, n int) {
 	if !e.short {
 		o, ok := sessionref.OutlineOf(e.msg)

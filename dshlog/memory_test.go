@@ -114,9 +114,9 @@ func TestReadHoldsItsBound(t *testing.T) {
 }
 
 // TestOutlineHoldsNoText: the outline Prepare reads of a big raw log of
-// long messages holds about 57 bytes a message (17 the index's, 16 the
-// outline's, 24 where to read it back) and none of the text. The
-// snapshot built from it is the surface's.
+// long messages holds about 37 bytes a message (17 the index's, 20 the
+// outline's) and none of the text. The snapshot built from it is the
+// surface's.
 func TestOutlineHoldsNoText(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 110 MB log")
@@ -132,7 +132,7 @@ func TestOutlineHoldsNoText(t *testing.T) {
 	}
 	held := int64(heldBytes()) - int64(before)
 	text := int64(n * (textLen + 7))
-	bound := int64(n)*(indexBytes+16+24+8) + 1<<20
+	bound := int64(n)*(indexBytes+20+8) + 1<<20
 	t.Logf("log %d MiB, text %d MiB: the outline holds %d KiB, bound %d KiB", size>>20, text>>20, held>>10, bound>>10)
 	if held > bound {
 		t.Fatalf("an outline of %d messages holds %d bytes (bound %d, text %d)", n, held, bound, text)
@@ -163,7 +163,7 @@ func TestOutlineHoldsNoText(t *testing.T) {
 // TestToolOutputsNotHeld: a raw log whose bytes are mostly tool output
 // (as real histories are: files read, commands run) is folded, outlined
 // and walked holding none of that output: about 17 bytes a message in
-// the index, 40 more a projected message in the outline, and nothing of
+// the index, 20 more a projected message in the outline, and nothing of
 // a turn, step or tool-call event.
 func TestToolOutputsNotHeld(t *testing.T) {
 	if testing.Short() {
@@ -203,7 +203,7 @@ func TestToolOutputsNotHeld(t *testing.T) {
 		name  string
 		bound int64
 	}{
-		{"indexed", int64(3*calls)*(indexBytes+8) + int64(2*calls)*(16+24+8) + 1<<20},
+		{"indexed", int64(3*calls)*(indexBytes+8) + int64(2*calls)*(20+8) + 1<<20},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := listed(t, dir, WithCacheBytes(1))

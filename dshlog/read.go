@@ -295,8 +295,9 @@ func newReader(ix *index, snap jsonlog.Snapshot) *reader {
 	return &reader{probe: &index{path: ix.path, head: ix.head, zstd: ix.zstd}, snap: snap}
 }
 
-// message returns the message of rank r of ix (an index of the log the
-// reader reads), decoded again from its line.
+// message returns the message of seq (-1: any) whose line of n bytes is
+// at at, decoded again; it must be what the index saw there: as long to
+// a snapshot (tlen) and a tool result or not (kind).
 func (rd *reader) message(ctx context.Context, seq int64, at int64, n int32, tlen int32, kind uint8) (sessionref.Event, error) {
 	if rd.lines == nil {
 		l, err := rd.snap.Open()
@@ -310,7 +311,7 @@ func (rd *reader) message(ctx context.Context, seq int64, at int64, n int32, tle
 		return sessionref.Event{}, err
 	}
 	rec, _, err := decodeRecord(line)
-	if err != nil || isPacked(rec.typ) || rec.seq != seq {
+	if err != nil || isPacked(rec.typ) || seq >= 0 && rec.seq != seq {
 		return sessionref.Event{}, errChanged
 	}
 	ev, err := rd.probe.decodeEvent(rec, 0, true)

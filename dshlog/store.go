@@ -403,34 +403,37 @@ var errWalked = errors.New("walked once")
 // ReadSurface would return, as each projected message's role and size,
 // with no text; Text reads one message's text back from its line. Prepare
 // then holds, of a session of M messages, its index (see the package doc)
-// and 32 bytes a projected message, plus the text the snapshot keeps. A
+// and 20 bytes a projected message, plus the text the snapshot keeps. A
 // log that changed since the outline was read makes Text fail (Prepare
 // then fails with READ_FAILED; a new Prepare reads the new log).
 func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline, error) {
 	var out sessionref.Outline
-	var places []msgPlace
+	var ranks []int32   // of the projected messages
+	var at []int64      // the index's, by rank: only appended to, so shared
+	var n, tlen []int32 // the same
 	var rd *reader
 	err := s.use(ctx, id, func(ix *index, snap jsonlog.Snapshot) error {
 		closers := ix.closers()
 		out = sessionref.Outline{Session: headerOf(ix.head), CapturedThroughSeq: ix.captured(closers)}
-		n := 0
+		count := 0
 		ix.runs.each(func(seq int64) bool {
 			if ix.tlen[ix.rank(seq)] >= 0 {
-				n++
+				count++
 			}
 			return true
 		})
-		out.Messages = make([]sessionref.OutlineMessage, 0, n)
-		places = make([]msgPlace, 0, n)
+		out.Messages = make([]sessionref.OutlineMessage, 0, count)
+		ranks = make([]int32, 0, count)
 		ix.runs.each(func(seq int64) bool {
 			r := ix.rank(seq)
 			if tl := ix.tlen[r]; tl >= 0 {
 				k := ix.kinds[r]
 				out.Messages = append(out.Messages, sessionref.OutlineMessage{Assistant: k&kindAssistant != 0, Checkpoint: k&kindCheckpoint != 0, Bytes: int(tl)})
-				places = append(places, msgPlace{seq: seq, at: ix.at[r], n: ix.n[r], tlen: tl})
+				ranks = append(ranks, r)
 			}
 			return true
 		})
+		at, n, tlen = ix.at[:ix.count:ix.count], ix.n[:ix.count:ix.count], ix.tlen[:ix.count:ix.count]
 		rd = newReader(ix, snap)
 		return nil
 	})
@@ -438,11 +441,11 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 		return sessionref.Outline{}, err
 	}
 	out.Text = func(ctx context.Context, i int) (string, error) {
-		if i < 0 || i >= len(places) {
-			return "", fmt.Errorf("dshlog: outline message %d of %d", i, len(places))
+		if i < 0 || i >= len(ranks) {
+			return "", fmt.Errorf("dshlog: outline message %d of %d", i, len(ranks))
 		}
-		p := places[i]
-		m, err := rd.message(ctx, p.seq, p.at, p.n, p.tlen, 0) // a projected message is no tool result
+		r := ranks[i]
+		m, err := rd.message(ctx, -1, at[r], n[r], tlen[r], 0) // a projected message is no tool result
 		rd.close()                                             // the file is not held between calls; a frame's text is
 		if err != nil {
 			return "", errorOf(rd.probe.path, err)
@@ -450,12 +453,6 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 		return joined(&m), nil
 	}
 	return out, nil
-}
-
-// msgPlace is where an outline's message is read back from (24 bytes).
-type msgPlace struct {
-	seq, at int64
-	n, tlen int32
 }
 
 // joined is the newline-joined text of a decoded message's text blocks,

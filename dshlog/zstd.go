@@ -90,14 +90,20 @@ var decoders = sync.Pool{New: func() any {
 // back by decoding its frame alone.
 type zstdFrames struct{ maxLogBytes int64 }
 
-// Frame implements jsonlog.Frames. A skippable frame holds no text.
+// Frame implements jsonlog.Frames. A skippable frame is corruption: the
+// format's writer makes none, and its reference reader refuses them.
 func (zstdFrames) Frame(b []byte) (int, bool, error) {
 	fr, err := nextFrame(b)
 	if err != nil {
 		return 0, false, err
 	}
+	if fr.skippable {
+		return 0, false, errSkippable
+	}
 	return fr.n, fr.complete, nil
 }
+
+var errSkippable = errors.New("a skippable frame")
 
 // MaxText implements jsonlog.Frames: a zstd log may decode to at most
 // maxRatio times its size on disk (and at least ratioFloor), and never
