@@ -167,9 +167,10 @@ type Indexer interface {
 	// packed frame and offset), which [Lines.Line] takes back. line is
 	// only valid during the call.
 	Line(n int, at int64, line []byte)
-	// Long is a line over MaxLineBytes, handed over as soon as it passes
-	// the cap (length is what was read of it then, more than the cap)
-	// and not read further; its line number is n.
+	// Long is a line over MaxLineBytes, which is not read: length is its
+	// length, except in a whole frame of a framed log, where it is handed
+	// over as soon as it passes the cap (length is what was read of it
+	// then) so that a bomb costs no more than the cap.
 	Long(n int, at int64, length int64)
 	// Size is about how many bytes the indexer holds.
 	Size() int64

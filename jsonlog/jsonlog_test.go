@@ -14,7 +14,7 @@ import (
 
 // lines is an indexer that records what it is fed.
 type lines struct {
-	got  []string // "n@off:text" or "n@off:long"
+	got  []string // "n@off:text" or "n@off:long(len)"
 	fed  int      // lines fed to this indexer, across appends
 	max  int      // the line cap: a long line is longer
 	made *int     // counts indexers made, shared
@@ -28,7 +28,7 @@ func (l *lines) Long(n int, off int64, length int64) {
 	if length <= int64(l.max) {
 		panic(fmt.Sprintf("line %d handed over as long at %d bytes", n, length))
 	}
-	l.got = append(l.got, fmt.Sprintf("%d@%d:long", n, off))
+	l.got = append(l.got, fmt.Sprintf("%d@%d:long(%d)", n, off, length))
 	l.fed++
 }
 func (l *lines) Size() int64 { return int64(len(l.got)) * 32 }
@@ -82,7 +82,7 @@ func TestScan(t *testing.T) {
 	got, snap := use(t, l, path)
 	want := []string{
 		"1@0:a",
-		"2@2:long",
+		fmt.Sprintf("2@2:long(%d)", 200<<10),
 		fmt.Sprintf("3@%d:bb", 3+200<<10),
 		fmt.Sprintf("4@%d:", 6+200<<10),
 		fmt.Sprintf("5@%d:%s", 7+200<<10, strings.Repeat("y", 100<<10)),
@@ -233,7 +233,7 @@ func FuzzScan(f *testing.F) {
 				break
 			}
 			if i > maxLine {
-				want = append(want, fmt.Sprintf("%d@%d:long", n, off))
+				want = append(want, fmt.Sprintf("%d@%d:long(%d)", n, off, i))
 			} else {
 				want = append(want, fmt.Sprintf("%d@%d:%s", n, off, data[off:off+i]))
 				b, err := snap.ReadLine(int64(off), i)

@@ -25,6 +25,10 @@ type splitter struct {
 	cur     []byte            // the current line so far, when it spans pieces
 	curLen  int64             // its length so far
 	long    bool              // it is over the cap: only its length is counted
+	// early: a line over the cap is handed over when it passes the cap,
+	// not when it ends (a whole frame's line must end in the frame).
+	early bool
+	told  bool // the current long line was handed over
 }
 
 // stopped is errStopped when the indexer wants no more lines.
@@ -73,8 +77,11 @@ func (s *splitter) grow(b []byte) {
 	case s.long:
 	case s.curLen > int64(s.maxLine):
 		s.long, s.cur = true, nil
-		s.lines++
-		s.ix.Long(s.lines, s.pos(s.base), s.curLen)
+		if s.early {
+			s.lines++
+			s.told = true
+			s.ix.Long(s.lines, s.pos(s.base), s.curLen)
+		}
 	default:
 		if n := len(s.cur) + len(b); n > cap(s.cur) {
 			// Double, rather than append's gentler growth for big slices:
@@ -92,12 +99,16 @@ func (s *splitter) emit(line []byte) {
 	if !s.partial() {
 		n = int64(len(line))
 	}
-	if !s.long {
+	switch {
+	case !s.long:
 		s.lines++
 		s.ix.Line(s.lines, s.pos(s.base), line)
+	case !s.told:
+		s.lines++
+		s.ix.Long(s.lines, s.pos(s.base), n)
 	}
 	s.base += n + 1
-	s.cur, s.curLen, s.long = s.cur[:0], 0, false
+	s.cur, s.curLen, s.long, s.told = s.cur[:0], 0, false, false
 }
 
 func identity(off int64) int64 { return off }
@@ -158,7 +169,7 @@ func scanFrames[T Indexer](ctx context.Context, f *os.File, fr Frames, from, siz
 			return fork, false, fmt.Errorf("%w: frame at byte %d: %w", ErrCorrupt, from+int64(off), ferr)
 		}
 		k := len(sc.frames)
-		sp := splitter{ctx: ctx, ix: ix, maxLine: maxLine, lines: sc.lines, pos: func(o int64) int64 { return framePos(k, o) }}
+		sp := splitter{ctx: ctx, ix: ix, maxLine: maxLine, lines: sc.lines, pos: func(o int64) int64 { return framePos(k, o) }, early: whole}
 		limit := min(capText-sc.decoded, maxFrameText)
 		if !whole {
 			if v, ok := any(ix).(Forker[T]); ok {
