@@ -326,11 +326,11 @@ func (rd *reader) message(ctx context.Context, seq int64, at int64, n int32, tle
 	return m, nil
 }
 
-// close closes the file, if it was opened.
+// close closes the file, if it was opened; a zstd frame's text read
+// last is kept for the next message.
 func (rd *reader) close() {
 	if rd.lines != nil {
 		rd.lines.Close()
-		rd.lines = nil
 	}
 }
 

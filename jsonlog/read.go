@@ -34,7 +34,9 @@ type Snapshot struct {
 }
 
 // Lines reads lines of a snapshot back, keeping the file open and the
-// text of the frame it decoded last (up to keepFrame bytes).
+// text of the frame it decoded last (up to keepFrame bytes). Closed, it
+// keeps that text, and the next Line opens the file again, with the
+// checks of [Snapshot.Open].
 type Lines struct {
 	s     *Snapshot
 	f     *os.File
@@ -50,30 +52,53 @@ const keepFrame = 4 << 20
 // shorter, not rewritten at its size, its bytes before End unchanged)
 // and opens it to read lines back. The caller closes the reader.
 func (s *Snapshot) Open() (*Lines, error) {
+	r := &Lines{s: s, frame: -1}
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// open opens the snapshot's file, checking it is still the one indexed.
+func (r *Lines) open() error {
+	s := r.s
 	f, key, err := open(s.Path, math.MaxInt64)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if key != s.Key && (!key.SameFile(s.Key) || key.Size <= s.Key.Size) {
 		f.Close()
-		return nil, fileErr(s.Path, ErrChanged, nil) // replaced, shrunk, or rewritten at its size
+		return fileErr(s.Path, ErrChanged, nil) // replaced, shrunk, or rewritten at its size
 	}
 	tail := make([]byte, len(s.tail))
 	if _, err := f.ReadAt(tail, s.End-int64(len(tail))); err != nil || !bytes.Equal(tail, s.tail) {
 		f.Close()
-		return nil, fileErr(s.Path, ErrChanged, nil)
+		return fileErr(s.Path, ErrChanged, nil)
 	}
-	return &Lines{s: s, f: f, frame: -1}, nil
+	r.f = f
+	return nil
 }
 
-// Close closes the file.
-func (r *Lines) Close() error { return r.f.Close() }
+// Close closes the file (a later Line opens it again).
+func (r *Lines) Close() error {
+	if r.f == nil {
+		return nil
+	}
+	f := r.f
+	r.f = nil
+	return f.Close()
+}
 
 // Line reads back the line of length n (newline excluded) at at, the
 // place the indexer was given, checking that it still ends where it
 // did.
 func (r *Lines) Line(ctx context.Context, at int64, n int) ([]byte, error) {
 	s := r.s
+	if r.f == nil {
+		if err := r.open(); err != nil {
+			return nil, err
+		}
+	}
 	if s.frames != nil {
 		return r.frameLine(ctx, at, n)
 	}
