@@ -135,7 +135,8 @@ func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) 
 	if _, err := r.f.ReadAt(data, s.offs[k][0]); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fileErr(s.Path, ErrUnreadable, err)
 	}
-	var kept, line []byte
+	var kept []byte
+	line := make([]byte, 0, n+1)
 	var seen int64
 	whole := true // the frame's text is kept while it is small
 	err := s.frames.Decode(ctx, data, s.frames.MaxText(s.Key.Size), func(p []byte) error {
@@ -143,6 +144,9 @@ func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) 
 			line = append(line, p[lo-seen:hi-seen]...)
 		}
 		if whole && seen+int64(len(p)) <= keepFrame {
+			if k := len(kept) + len(p); k > cap(kept) { // doubling: twice the text at most
+				kept = append(make([]byte, 0, max(2*cap(kept), k)), kept...)
+			}
 			kept = append(kept, p...)
 		} else {
 			whole, kept = false, nil
