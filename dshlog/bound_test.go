@@ -64,7 +64,9 @@ var overCapShapes = map[string]bool{"chunk-row": true, "message-values": true, "
 // three reads together, is at most 12 bytes a byte of the record (a
 // zstd decoder made again for a read adds its window, 9 bytes a byte
 // here; nothing else adds a byte), where a parse tree adds 450 bytes a
-// value, 225 a byte, each read.
+// value, 225 a byte, each read. Under the race detector, whose pool of
+// zstd decoders drops some at random, a zstd read may make several
+// decoders: their windows are allowed for, four times the bound.
 func TestHostileShapesBounded(t *testing.T) {
 	const size = 1 << 20
 	root := t.TempDir()
@@ -85,9 +87,7 @@ func TestHostileShapesBounded(t *testing.T) {
 						t.Fatal(err)
 					}
 					// The least of four tries: a read may make a zstd
-					// decoder (its window, not the record), and under the
-					// race detector the pool of decoders drops some at
-					// random.
+					// decoder (its window, not the record).
 					*r.n = allocated(func() { *r.out = readAll3(s, r.id) })
 					for range 3 {
 						*r.n = min(*r.n, allocated(func() { readAll3(s, r.id) }))
@@ -109,7 +109,7 @@ func TestHostileShapesBounded(t *testing.T) {
 				}
 				extra := int64(alloc) - int64(baseAlloc)
 				t.Logf("%s: %d bytes allocated (%.2f a byte of the record), %d for a string as long", id, alloc, float64(extra)/size, baseAlloc)
-				if extra > 12*size {
+				if limit := int64(12 * size); extra > limit && !(raceBuild && zstd && extra <= 4*limit) {
 					t.Fatalf("the record of %d bytes costs %d bytes more than a string as long", size, extra)
 				}
 			})

@@ -295,10 +295,10 @@ func newReader(ix *index, snap jsonlog.Snapshot) *reader {
 	return &reader{probe: &index{path: ix.path, head: ix.head, zstd: ix.zstd}, snap: snap}
 }
 
-// message returns the message of seq (-1: any) whose line of n bytes is
-// at at, decoded again; it must be what the index saw there: as long to
-// a snapshot (tlen) and a tool result or not (kind).
-func (rd *reader) message(ctx context.Context, seq int64, at int64, n int32, tlen int32, kind uint8) (sessionref.Event, error) {
+// message returns the message whose line of n bytes is at at, decoded
+// again; it must be what the index saw there: a message, as long to a
+// snapshot (tlen), a tool result or not (kind).
+func (rd *reader) message(ctx context.Context, at int64, n int32, tlen int32, kind uint8) (sessionref.Event, error) {
 	if rd.lines == nil {
 		l, err := rd.snap.Open()
 		if err != nil {
@@ -311,7 +311,7 @@ func (rd *reader) message(ctx context.Context, seq int64, at int64, n int32, tle
 		return sessionref.Event{}, err
 	}
 	rec, _, err := decodeRecord(line)
-	if err != nil || isPacked(rec.typ) || seq >= 0 && rec.seq != seq {
+	if err != nil || isPacked(rec.typ) {
 		return sessionref.Event{}, errChanged
 	}
 	ev, err := rd.probe.decodeEvent(rec, 0, true)
@@ -332,49 +332,6 @@ func (rd *reader) close() {
 	if rd.lines != nil {
 		rd.lines.Close()
 	}
-}
-
-// each passes ix's surface to fn in order, each message read back from
-// its line and the closers built, until fn returns false.
-func (ix *index) each(ctx context.Context, rd *reader, closers []event, fn func(m sessionref.Event) bool) error {
-	var err error
-	i := 0
-	ix.runs.each(func(seq int64) bool {
-		if i++; i&1023 == 0 && ctx.Err() != nil {
-			err = ctx.Err()
-			return false
-		}
-		r := ix.rank(seq)
-		var m sessionref.Event
-		if m, err = rd.message(ctx, seq, ix.at[r], ix.n[r], ix.tlen[r], ix.kinds[r]); err != nil {
-			return false
-		}
-		return fn(m)
-	})
-	if err != nil || i < 0 {
-		return err
-	}
-	for k := range closers {
-		if e := &closers[k]; e.isMessage() {
-			m, _ := e.message()
-			if !fn(m) {
-				return nil
-			}
-		}
-	}
-	return nil
-}
-
-// surfaceLen is how many messages ix's surface holds, closers included.
-func (ix *index) surfaceLen(closers []event) int {
-	n := 0
-	ix.runs.each(func(int64) bool { n++; return true })
-	for k := range closers {
-		if closers[k].isMessage() {
-			n++
-		}
-	}
-	return n
 }
 
 // captured is the surface's CapturedThroughSeq.

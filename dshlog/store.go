@@ -350,13 +350,9 @@ func (s *Store) ReadCost(id string) int64 {
 // back from its line; a log that changes meanwhile is read again.
 func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
 	var out sessionref.Surface
-	err := s.use(ctx, id, func(ix *index, snap jsonlog.Snapshot) error {
-		closers := ix.closers()
-		out = sessionref.Surface{Session: headerOf(ix.head), CapturedThroughSeq: ix.captured(closers),
-			Events: make([]sessionref.Event, 0, ix.surfaceLen(closers))}
-		rd := newReader(ix, snap)
-		defer rd.close()
-		return ix.each(ctx, rd, closers, func(m sessionref.Event) bool {
+	err := s.read(ctx, id, false, func(v *view) error {
+		out = sessionref.Surface{Session: headerOf(v.head), CapturedThroughSeq: v.captured, Events: make([]sessionref.Event, 0, v.len())}
+		return v.each(ctx, func(m sessionref.Event) bool {
 			out.Events = append(out.Events, m)
 			return true
 		})
@@ -370,34 +366,20 @@ func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface,
 // WalkSurface passes the events ReadSurface would return to fn, one at a
 // time in surface order, until fn returns false, and returns the
 // surface's CapturedThroughSeq: an indexer that keeps a bounded part of
-// each session holds no surface ([discover.SurfaceWalker]). fn must not
-// keep or change an event after it returns, nor read this session from
-// the store (the walk holds its index). A log that changes during the
-// walk is an error (fn has seen part of it).
+// each session holds no surface ([discover.SurfaceWalker]), only the
+// log's index and 4 bytes a message. fn must neither keep nor change an
+// event after it returns. A log that changes during the walk is an error
+// (fn has seen part of it).
 func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionref.Event) bool) (*int64, error) {
-	var captured *int64
-	walked := false
-	err := s.use(ctx, id, func(ix *index, snap jsonlog.Snapshot) error {
-		if walked {
-			return errWalked
-		}
-		walked = true
-		closers := ix.closers()
-		captured = ix.captured(closers)
-		rd := newReader(ix, snap)
-		defer rd.close()
-		return ix.each(ctx, rd, closers, func(m sessionref.Event) bool { return fn(&m) })
-	})
-	if errors.Is(err, errWalked) {
-		return nil, logErr(s.where(), 0, ErrUnreadable, "session %q changed while it was walked", id)
-	}
+	v, err := s.viewOf(ctx, id, false)
 	if err != nil {
 		return nil, err
 	}
-	return captured, nil
+	if err := v.each(ctx, func(m sessionref.Event) bool { return fn(&m) }); err != nil {
+		return nil, errorOf(v.rd.probe.path, err)
+	}
+	return v.captured, nil
 }
-
-var errWalked = errors.New("walked once")
 
 // ReadOutline implements [sessionref.OutlineReader]: the surface
 // ReadSurface would return, as each projected message's role and size,
@@ -407,48 +389,24 @@ var errWalked = errors.New("walked once")
 // log that changed since the outline was read makes Text fail (Prepare
 // then fails with READ_FAILED; a new Prepare reads the new log).
 func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline, error) {
-	var out sessionref.Outline
-	var ranks []int32   // of the projected messages
-	var at []int64      // the index's, by rank: only appended to, so shared
-	var n, tlen []int32 // the same
-	var rd *reader
-	err := s.use(ctx, id, func(ix *index, snap jsonlog.Snapshot) error {
-		closers := ix.closers()
-		out = sessionref.Outline{Session: headerOf(ix.head), CapturedThroughSeq: ix.captured(closers)}
-		count := 0
-		ix.runs.each(func(seq int64) bool {
-			if ix.tlen[ix.rank(seq)] >= 0 {
-				count++
-			}
-			return true
-		})
-		out.Messages = make([]sessionref.OutlineMessage, 0, count)
-		ranks = make([]int32, 0, count)
-		ix.runs.each(func(seq int64) bool {
-			r := ix.rank(seq)
-			if tl := ix.tlen[r]; tl >= 0 {
-				k := ix.kinds[r]
-				out.Messages = append(out.Messages, sessionref.OutlineMessage{Assistant: k&kindAssistant != 0, Checkpoint: k&kindCheckpoint != 0, Bytes: int(tl)})
-				ranks = append(ranks, r)
-			}
-			return true
-		})
-		at, n, tlen = ix.at[:ix.count:ix.count], ix.n[:ix.count:ix.count], ix.tlen[:ix.count:ix.count]
-		rd = newReader(ix, snap)
-		return nil
-	})
+	v, err := s.viewOf(ctx, id, true)
 	if err != nil {
 		return sessionref.Outline{}, err
 	}
+	out := sessionref.Outline{Session: headerOf(v.head), CapturedThroughSeq: v.captured,
+		Messages: make([]sessionref.OutlineMessage, len(v.ranks))}
+	for i, r := range v.ranks {
+		k := v.kinds[r]
+		out.Messages[i] = sessionref.OutlineMessage{Assistant: k&kindAssistant != 0, Checkpoint: k&kindCheckpoint != 0, Bytes: int(v.tlen[r])}
+	}
 	out.Text = func(ctx context.Context, i int) (string, error) {
-		if i < 0 || i >= len(ranks) {
-			return "", fmt.Errorf("dshlog: outline message %d of %d", i, len(ranks))
+		if i < 0 || i >= len(v.ranks) {
+			return "", fmt.Errorf("dshlog: outline message %d of %d", i, len(v.ranks))
 		}
-		r := ranks[i]
-		m, err := rd.message(ctx, -1, at[r], n[r], tlen[r], 0) // a projected message is no tool result
-		rd.close()                                             // the file is not held between calls; a frame's text is
+		m, err := v.message(ctx, i)
+		v.rd.close() // the file is not held between calls; a frame's text is
 		if err != nil {
-			return "", errorOf(rd.probe.path, err)
+			return "", errorOf(v.rd.probe.path, err)
 		}
 		return joined(&m), nil
 	}

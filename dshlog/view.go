@@ -1,0 +1,126 @@
+package dshlog
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dshkit/mentions/jsonlog"
+	"github.com/dshkit/mentions/sessionref"
+)
+
+// view is what a read of a session takes of its index while it holds
+// it: the surface's order and where its messages are. The places are the
+// index's own slices, which lines appended later only extend (no element
+// is ever written again), so the messages are read back after the index
+// is let go: another read of the session does not wait for them. A view
+// holds 4 bytes a message beside the index.
+type view struct {
+	head     header
+	closers  []event
+	captured *int64
+	ranks    []int32 // the messages' ranks, in surface order
+	at       []int64 // by rank, as in the index
+	n, tlen  []int32
+	kinds    []uint8
+	rd       *reader
+}
+
+// view takes the surface of ix (only the messages a snapshot keeps, with
+// projected) as a read of snap sees it.
+func (ix *index) view(snap jsonlog.Snapshot, projected bool) *view {
+	v := &view{head: ix.head, closers: ix.closers(), rd: newReader(ix, snap)}
+	v.captured = ix.captured(v.closers)
+	c := int(ix.count)
+	v.at, v.n, v.tlen, v.kinds = ix.at[:c:c], ix.n[:c:c], ix.tlen[:c:c], ix.kinds[:c:c]
+	count := 0
+	ix.runs.each(func(seq int64) bool {
+		if !projected || ix.tlen[ix.rank(seq)] >= 0 {
+			count++
+		}
+		return true
+	})
+	v.ranks = make([]int32, 0, count)
+	ix.runs.each(func(seq int64) bool {
+		if r := ix.rank(seq); !projected || ix.tlen[r] >= 0 {
+			v.ranks = append(v.ranks, r)
+		}
+		return true
+	})
+	return v
+}
+
+// viewOf takes the view of session id's log.
+func (s *Store) viewOf(ctx context.Context, id string, projected bool) (*view, error) {
+	var v *view
+	err := s.use(ctx, id, func(ix *index, snap jsonlog.Snapshot) error {
+		v = ix.view(snap, projected)
+		return nil
+	})
+	return v, err
+}
+
+// len is how many messages the surface holds, closers included.
+func (v *view) len() int {
+	n := len(v.ranks)
+	for k := range v.closers {
+		if v.closers[k].isMessage() {
+			n++
+		}
+	}
+	return n
+}
+
+// message is the surface's i-th message (of ranks), read back.
+func (v *view) message(ctx context.Context, i int) (sessionref.Event, error) {
+	r := v.ranks[i]
+	return v.rd.message(ctx, v.at[r], v.n[r], v.tlen[r], v.kinds[r])
+}
+
+// each passes the surface to fn in order, each message read back from
+// its line and the closers built, until fn returns false.
+func (v *view) each(ctx context.Context, fn func(m sessionref.Event) bool) error {
+	defer v.rd.close()
+	for i := range v.ranks {
+		if i&1023 == 1023 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		m, err := v.message(ctx, i)
+		if err != nil {
+			return err
+		}
+		if !fn(m) {
+			return nil
+		}
+	}
+	for k := range v.closers {
+		if e := &v.closers[k]; e.isMessage() {
+			m, _ := e.message()
+			if !fn(m) {
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// read runs fn over a view of session id's log, again (up to five
+// times) while the log changes under fn's reads.
+func (s *Store) read(ctx context.Context, id string, projected bool, fn func(v *view) error) error {
+	for attempt := 0; ; attempt++ {
+		v, err := s.viewOf(ctx, id, projected)
+		if err != nil {
+			return err
+		}
+		err = fn(v)
+		switch {
+		case err == nil:
+			return nil
+		case (errors.Is(err, errChanged) || errors.Is(err, jsonlog.ErrChanged)) && attempt < 5:
+			if err := retry(ctx, attempt); err != nil {
+				return ioErr(v.rd.probe.path, err)
+			}
+			continue
+		}
+		return errorOf(v.rd.probe.path, err)
+	}
+}
