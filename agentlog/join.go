@@ -33,8 +33,8 @@ type (
 // would rank each store's. A title of an agent's session is shown with
 // the agent's badge before it ("claude · Fix the retry"), so a picker
 // row and a card say where the session came from in text, which plain
-// output keeps; a session without a title is labelled by its id, which
-// starts with the prefix. An agent store that cannot be listed is left
+// output keeps; an agent's session without a title is labelled by its
+// id, which starts with the prefix. An agent store that cannot be listed is left
 // out of the listing (its Stats say why) rather than failing the rest.
 //
 // Joined implements sessionref.SessionQuery, sessionref.TitleLister and
@@ -56,8 +56,9 @@ func Join(host sessionref.SessionQuery, agents ...*Store) *Joined {
 }
 
 // JoinBadged is Join with a badge for the host's sessions too ("dsh"),
-// so that in a corpus mixing agents every titled row says where it came
-// from; "" gives the host's titles no badge, as Join does.
+// so that in a corpus mixing agents every row says where it came from: a
+// host session without a title is titled by its id after the badge ("dsh
+// · 4111…"). "" gives the host's sessions no badge, as Join does.
 func JoinBadged(host sessionref.SessionQuery, hostBadge string, agents ...*Store) *Joined {
 	return &Joined{host: host, hostBadge: hostBadge, agents: slices.DeleteFunc(slices.Clone(agents), func(s *Store) bool { return s == nil })}
 }
@@ -127,7 +128,7 @@ func (j *Joined) ListSessionsWithTitles(ctx context.Context) ([]sessionref.Sessi
 			return nil, nil, err
 		}
 		for i := range h {
-			rows = append(rows, row{h[i], badged(j.hostBadge, t[i])})
+			rows = append(rows, row{h[i], badged(j.hostBadge, h[i].ID, t[i])})
 		}
 	}
 	for _, s := range j.agents {
@@ -139,7 +140,7 @@ func (j *Joined) ListSessionsWithTitles(ctx context.Context) ([]sessionref.Sessi
 			continue
 		}
 		for i := range h {
-			rows = append(rows, row{h[i], badged(s.f.Badge(), t[i])})
+			rows = append(rows, row{h[i], badged(s.f.Badge(), "", t[i])})
 		}
 	}
 	slices.SortStableFunc(rows, func(a, b row) int { return NewestFirst(a.h, b.h) })
@@ -177,8 +178,17 @@ func listWithTitles(ctx context.Context, q sessionref.SessionQuery) ([]sessionre
 }
 
 // badged is a title result with badge before the title ("" for none).
-func badged(badge string, t sessionref.TitleResult) sessionref.TitleResult {
-	if t.Title == nil || badge == "" {
+// A host's session without a title (hostID: its id) is titled by its
+// id after the badge: its id, unlike an agent's, does not say where it
+// came from.
+func badged(badge, hostID string, t sessionref.TitleResult) sessionref.TitleResult {
+	switch {
+	case badge == "" || t.Err != nil:
+		return t
+	case t.Title == nil && hostID != "":
+		t.Title = &sessionref.Title{Text: badge + BadgeSep + hostID}
+		return t
+	case t.Title == nil:
 		return t
 	}
 	c := *t.Title
@@ -198,12 +208,16 @@ func (j *Joined) ReadTitles(ctx context.Context, ids []string) ([]sessionref.Tit
 		if len(t) != len(p.ids) {
 			return nil, fmt.Errorf("store gave %d titles for %d ids", len(t), len(p.ids))
 		}
-		badge := j.hostBadge
+		badge, host := j.hostBadge, true
 		if s, ok := p.q.(*Store); ok {
-			badge = s.f.Badge()
+			badge, host = s.f.Badge(), false
 		}
 		for k, i := range p.at {
-			out[i] = badged(badge, t[k])
+			hostID := ""
+			if host {
+				hostID = p.ids[k]
+			}
+			out[i] = badged(badge, hostID, t[k])
 		}
 	}
 	return out, nil

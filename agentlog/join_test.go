@@ -155,4 +155,20 @@ func TestJoinBadged(t *testing.T) {
 	if err != nil || tr[0].Title.Text != "dsh · Host session in proj" || b.BadgeOf("dsh-proj") != "dsh" {
 		t.Fatalf("%+v %v", tr, err)
 	}
+	// A host session without a title is titled by its id after the
+	// badge (its id does not say where it came from); an agent's keeps
+	// its id, which does.
+	if err := host.Create("untitled", nil, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	tr, err = b.ReadTitles(context.Background(), []string{"untitled"})
+	if err != nil || tr[0].Title == nil || tr[0].Title.Text != "dsh · untitled" {
+		t.Fatalf("an untitled host session: %+v %v", tr, err)
+	}
+	if _, titles, _ = b.ListSessionsWithTitles(context.Background()); titles[len(titles)-1].Title.Text != "dsh · untitled" {
+		t.Fatalf("listed as %+v", titles[len(titles)-1])
+	}
+	if tr, _ = j.ReadTitles(context.Background(), []string{"untitled"}); tr[0].Title != nil {
+		t.Fatalf("without a host badge: %+v", tr[0])
+	}
 }

@@ -31,9 +31,12 @@ type Store struct {
 	root string
 	log  *jsonlog.Log[Index]
 
-	mu    sync.Mutex
-	byID  map[string]string // id (with prefix) → path, from the last listing
-	stats Stats
+	mu   sync.Mutex
+	byID map[string]string // id (with prefix) → path, from the last listing
+	// unread holds, from the last listing, why the log of each id that
+	// was found and could not be read was not listed.
+	unread map[string]error
+	stats  Stats
 }
 
 // Stats is what the last listing found, for a host to show.
@@ -164,11 +167,13 @@ func (s *Store) ListSessionsWithTitles(ctx context.Context) ([]sessionref.Sessio
 		st.Skipped[k.Reason]++
 	}
 	byID := make(map[string]string, len(files))
+	unread := map[string]error{}
 	kept := out[:0]
-	for _, l := range out {
+	for i, l := range out {
 		switch {
 		case l.err != nil:
 			st.Skipped[reasonOf(l.err)]++
+			unread[s.f.Prefix()+files[i].ID] = l.err
 			continue
 		case l.empty:
 			st.Skipped["no conversation in it"]++
@@ -187,7 +192,7 @@ func (s *Store) ListSessionsWithTitles(ctx context.Context) ([]sessionref.Sessio
 	}
 	st.Sessions = len(kept)
 	s.mu.Lock()
-	s.byID, s.stats = byID, st
+	s.byID, s.unread, s.stats = byID, unread, st
 	s.mu.Unlock()
 	return headers, titles, nil
 }
@@ -261,11 +266,15 @@ func (s *Store) pathOf(ctx context.Context, id string) (string, error) {
 	}
 	s.mu.Lock()
 	p, ok = s.byID[id]
+	why := s.unread[id]
 	s.mu.Unlock()
-	if !ok {
-		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
+	switch {
+	case ok:
+		return p, nil
+	case why != nil:
+		return "", why // its log is there but cannot be read: say why
 	}
-	return p, nil
+	return "", fmt.Errorf("%w: %q", ErrNotFound, id)
 }
 
 // ReadTitles returns the title of each id, in order; an id the store

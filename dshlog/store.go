@@ -200,11 +200,7 @@ func notRegular(path string, fi os.FileInfo) error {
 	if fi.Mode().IsRegular() {
 		return nil
 	}
-	what := fi.Mode().Type().String()
-	if fi.IsDir() {
-		what = "directory"
-	}
-	return &LogError{Path: path, Err: ErrNotRegular, Detail: fmt.Sprintf("a %s, not a regular file", what)}
+	return &LogError{Path: path, Err: ErrNotRegular, Detail: "it is " + jsonlog.Kind(fi.Mode())}
 }
 
 // notFollowed is the error for a symbolic link below the root.

@@ -367,13 +367,33 @@ func open(path string, maxBytes int64) (*os.File, Key, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, Key{}, fileErr(path, ErrNotRegular, fmt.Errorf("its type is %s", fi.Mode().Type()))
+		return nil, Key{}, fileErr(path, ErrNotRegular, fmt.Errorf("it is %s", Kind(fi.Mode())))
 	}
 	if fi.Size() > maxBytes {
 		f.Close()
 		return nil, Key{}, fileErr(path, ErrTooLarge, fmt.Errorf("%d bytes, over the cap of %d", fi.Size(), maxBytes))
 	}
 	return f, KeyOf(fi), nil
+}
+
+// Kind names what a file that is not a regular file is, for people:
+// "a FIFO", "a directory", ….
+func Kind(m fs.FileMode) string {
+	switch t := m.Type(); {
+	case t&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case t&fs.ModeDir != 0:
+		return "a directory"
+	case t&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	case t&fs.ModeDevice != 0:
+		return "a device"
+	case t == 0:
+		return "a regular file"
+	}
+	return "a special file (" + m.Type().String() + ")"
 }
 
 // isLinkErr reports whether opening path failed because its last

@@ -320,6 +320,28 @@ func TestSkips(t *testing.T) {
 	}
 }
 
+// A listed log that becomes a FIFO is read as one: the error says so,
+// not that the session is gone.
+func TestListedLogBecomesFIFO(t *testing.T) {
+	if !fifoSupported {
+		t.Skip("no FIFOs here")
+	}
+	dir := root(t, map[string][]byte{"-a/" + sid + ".jsonl": fixture(t)})
+	s := open(t, dir)
+	if _, err := s.ListSessions(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "-a", sid+".jsonl")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	mkfifo(t, path)
+	_, err := s.ReadSurface(context.Background(), "claude:"+sid)
+	if !errors.Is(err, jsonlog.ErrNotRegular) || errors.Is(err, agentlog.ErrNotFound) || !strings.Contains(err.Error(), "FIFO") {
+		t.Fatalf("a log become a FIFO: %v", err)
+	}
+}
+
 // Ids round-trip through the URI and name one store.
 func TestIDs(t *testing.T) {
 	dir := root(t, map[string][]byte{"-p/" + sid + ".jsonl": fixture(t), "-p/é x.jsonl": fixture(t)})
