@@ -56,6 +56,7 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 	fromDSH := f.uses("dsh")
 	var host sessionref.SessionQuery
 	var absent []string // agents of --from with no history
+	absentNotice := ""
 	counts := []string{}
 	switch {
 	case f.sessions != "" || f.dsh:
@@ -63,6 +64,10 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 			return err
 		}
 	case fromDSH:
+		// Beside other agents, the root's skips are told in F1, in the
+		// words the others' are (dshSourceLine), not above the composer.
+		notice := o.Notice
+		defer func() { o.Notice = joinNotices(notice, absentNotice) }()
 		if err := addLogs(o, "", true, generated); err != nil {
 			var bad *FlagError
 			if !errors.As(err, &bad) {
@@ -74,8 +79,8 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 	}
 	if st, ok := o.Others.(*dshlog.Store); ok && st != nil {
 		host = st
-		n := dshCount(ctx, st)
-		o.Sources = append(o.Sources, fmt.Sprintf("DeepSeek Harness: %s in %s", plural(n, "session"), shown(dshRoot(f))))
+		line, n := dshSourceLine(ctx, st, dshRoot(f))
+		o.Sources = append(o.Sources, line)
 		counts = append(counts, fmt.Sprintf("%d dsh", n))
 	}
 	var agents []*agentlog.Store
@@ -98,7 +103,8 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 	}
 	if len(absent) > 0 {
 		// One line above the composer; F1 says where each was looked for.
-		o.Notice = joinNotices(o.Notice, "No history of "+strings.Join(absent, " or ")+" was found (F1 says where it was looked for)")
+		absentNotice = "No history of " + strings.Join(absent, " or ") + " was found (F1 says where it was looked for)"
+		o.Notice = joinNotices(o.Notice, absentNotice)
 	}
 	if f.from != "" {
 		o.StoreName = fmt.Sprintf("%d generated + %s", generated, strings.Join(counts, " + "))
@@ -159,13 +165,46 @@ func sourceLine(st agentlog.Stats) string {
 	return s
 }
 
-// dshCount is how many sessions the DeepSeek Harness store lists.
-func dshCount(ctx context.Context, st *dshlog.Store) int {
-	h, err := st.ListSessions(ctx)
-	if err != nil {
-		return 0
+// dshSourceLine is the DeepSeek Harness store's F1 line, in the words of
+// the agents' (sourceLine): its sessions and root, and the logs passed
+// over by reason; and how many sessions it lists.
+func dshSourceLine(ctx context.Context, st *dshlog.Store, root string) (string, int) {
+	infos, _ := st.Sessions(ctx)
+	stats := agentlog.Stats{Agent: "DeepSeek Harness", Root: root, Skipped: map[string]int{}}
+	for _, in := range infos {
+		if in.Err == nil {
+			stats.Sessions++
+		} else {
+			stats.Skipped[dshReason(in.Err)]++
+		}
 	}
-	return len(h)
+	if n := looseLogs(root); n > 0 {
+		stats.Skipped["lying directly in the root (logs belong two folders down)"] += n
+	}
+	return sourceLine(stats), stats.Sessions
+}
+
+// dshReason is the phrase a DeepSeek Harness log that is not listed is
+// counted under, as the agent stores count theirs.
+func dshReason(err error) string {
+	var le *dshlog.LogError
+	switch {
+	case errors.Is(err, dshlog.ErrNotRegular) && errors.As(err, &le) && strings.Contains(le.Detail, "symbolic link"):
+		return "a symbolic link (not followed)"
+	case errors.Is(err, dshlog.ErrNotRegular):
+		return "not a regular file (links are not followed)"
+	case errors.Is(err, dshlog.ErrHeader):
+		return "a header that does not match its folder"
+	case errors.Is(err, dshlog.ErrDuplicate):
+		return "the same session id in another project folder"
+	case errors.Is(err, dshlog.ErrVersion):
+		return "an unsupported version"
+	case errors.Is(err, dshlog.ErrTooLarge):
+		return "too large"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	return "cannot be read"
 }
 
 // dshRoot is the DeepSeek Harness root the flags name.

@@ -144,6 +144,11 @@ func TestSessionsWithFrom(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("CLAUDE_CONFIG_DIR", claudeHome)
+	// A linked session folder is passed over, and F1 says so as it says
+	// the agents' skips.
+	if err := os.Symlink(filepath.Dir(log), filepath.Join(dsh, "--src-p1--", "linked")); err != nil {
+		t.Fatal(err)
+	}
 	f, err := parseFlags([]string{"--sessions", dsh, "--from", "claude"}, noEnv)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +172,43 @@ func TestSessionsWithFrom(t *testing.T) {
 	if got[id] != "dsh · Harness work" || got["claude:0a1b2c3d-0000-4000-8000-000000000001"] != "claude · Retry work" {
 		t.Fatalf("titles %q", got)
 	}
-	if o.StoreName != "0 generated + 1 dsh + 1 claude" || len(o.Sources) != 2 || !strings.HasPrefix(o.Sources[0], "DeepSeek Harness: 1 session in ") {
+	if o.StoreName != "0 generated + 1 dsh + 1 claude" || len(o.Sources) != 2 || !strings.HasPrefix(o.Sources[0], "DeepSeek Harness: 1 session in ") ||
+		!strings.HasSuffix(o.Sources[0], "; passed over: 1 × a symbolic link (not followed)") {
 		t.Fatalf("header %q, sources %q", o.StoreName, o.Sources)
+	}
+}
+
+// With --from dsh, the root's skips are told in F1 only, in the agents'
+// words: not a second time above the composer.
+func TestFromDSHSkipsInF1(t *testing.T) {
+	const id = "11111111-2222-4333-8444-555555555555"
+	home := t.TempDir()
+	log := filepath.Join(home, "sessions", "--src-p1--", id, "session.jsonl")
+	if err := os.MkdirAll(filepath.Dir(log), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"type":"session","version":0,"id":"` + id + `","createdAt":1767225600000,"cwd":"/src/p1","delegationDepth":0}
+{"type":"user/message","seq":0,"time":1767225600000,"data":{"content":[{"type":"text","text":"hello"}],"source":{"kind":"user"}},"surfaceOp":"append"}
+`
+	if err := os.WriteFile(log, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(log), filepath.Join(home, "sessions", "--src-p1--", "linked")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("DSH_HOME", home)
+	f, err := parseFlags([]string{"--from", "dsh"}, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o demo.Options
+	if err := addSources(context.Background(), &o, f, 0); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Sources) != 1 || !strings.HasSuffix(o.Sources[0], "1 session in "+shown(filepath.Join(home, "sessions"))+"; passed over: 1 × a symbolic link (not followed)") {
+		t.Fatalf("sources %q", o.Sources)
+	}
+	if o.Notice != "" {
+		t.Fatalf("notice %q", o.Notice)
 	}
 }
