@@ -181,6 +181,12 @@ func TestTitlesBesideLabels(t *testing.T) {
 	if strings.Count(v, "(title: The real title)") != 2 {
 		t.Fatalf("expanded card should show the title in the header and above the conversation:\n%s", v)
 	}
+	// A title the label was made from (made safe, cut) says nothing new.
+	titles["s2"] = "Same \x1b[5mtitle"
+	c.SetTitles(func(id string) (string, bool) { t, ok := titles[id]; return t, ok })
+	if v := ansi.Strip(c.View()); strings.Contains(v, "Same \\x1B") {
+		t.Fatalf("a title shown beside the label made from it:\n%s", v)
+	}
 	// A title that changes later reaches an expanded card.
 	titles["s1"] = "Renamed \x1b[2J"
 	c.SetTitles(func(id string) (string, bool) { t, ok := titles[id]; return t, ok })

@@ -8,6 +8,7 @@ import (
 	gansi "charm.land/glamour/v2/ansi"
 
 	"github.com/dshkit/mentions/internal/textutil"
+	"github.com/dshkit/mentions/mention"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -89,8 +90,9 @@ func (m Model) header() string {
 }
 
 // labelOf renders "@label" and, when the host told the card the
-// session's current title and it differs from the label the message
-// used, the title beside it.
+// session's current title and the label the message used is not that
+// title made a label ([mention.Label]: made safe and cut), the title
+// beside it.
 func (m Model) labelOf(id, label string) string {
 	st := m.styles
 	// A label that is a title starting with '@' is shown with one '@'.
@@ -98,7 +100,7 @@ func (m Model) labelOf(id, label string) string {
 	if m.titles == nil {
 		return out
 	}
-	if title, ok := m.titles(id); ok && title != label {
+	if title, ok := m.titles(id); ok && title != label && mention.Label(title) != label {
 		out += st.Meta.Render(" (title: ") + textutil.Inline(title) + st.Meta.Render(")")
 	}
 	return out
