@@ -1,35 +1,45 @@
-// Package jsonlog is the one engine under the agent log stores: it reads
-// an append-only JSON Lines log in one pass, hands each complete line to
-// a format's [Indexer] (which keeps only what its fold needs and the
-// offsets of the lines it will read again), caches that index by the
+// Package jsonlog is the one engine under every log store (DeepSeek
+// Harness logs, Claude Code transcripts, Codex rollouts): it reads an
+// append-only JSON Lines log in one pass, hands each complete line to a
+// format's [Indexer] (which keeps only what its fold needs and the
+// places of the lines it will read again), caches that index by the
 // file's identity and version, extends it when the file only grew, and
-// reads single lines back by offset. It knows nothing of any format and
-// imports only the standard library.
+// reads single lines back by their place. A log may be raw or framed
+// (compressed as independent frames that each hold whole lines: zstd);
+// a format brings its [Frames], so this package knows nothing of any
+// format or compression and imports only the standard library. The
+// repository's docs/jsonlog.md tells the rules at length.
 //
 // Files are hostile: only regular files are opened, without blocking (a
 // FIFO never hangs a read) and without following a link in the last
-// element; a log bigger than [Limits.MaxLogBytes] is [ErrTooLarge]; a
-// line longer than [Limits.MaxLineBytes] is passed to the indexer as
-// [Indexer.Long] (never held); a last line with no newline is a torn
-// tail, not yet written, and is left for the next read; a file read
-// while it grows is read up to the size it had when opened.
+// element; a log bigger than [Limits.MaxLogBytes] is [ErrTooLarge], and
+// so is a framed log whose text passes what its Frames allow for its
+// size; a line longer than [Limits.MaxLineBytes] is passed to the
+// indexer as [Indexer.Long] (never held); a last line with no newline is
+// a torn tail, not yet written, and is left for the next read; the whole
+// lines of a torn last frame are fed to a fork of the index ([Forker]),
+// never kept as read; a file read while it grows is read up to the size
+// it had when opened, and one rewritten while it is read is [ErrChanged].
 //
 // # Appends and rewrites
 //
-// A cached index is extended, from the end of its last complete line,
-// when the file is the same one (device and inode) and strictly bigger,
-// its first 4 KiB hash as they did and the 64 bytes before that end are
-// unchanged. Anything else (a shrink, a new inode, a same-size change, a
-// change of either byte range) is read again from the start. A rewrite
-// in place into a bigger file that keeps both ranges and changes bytes
-// between them is not seen at this cost; a line read back is checked to
-// still end where the index says.
+// A cached index is extended, from the end of its last complete line
+// (or frame), when the file is the same one (device and inode) and
+// strictly bigger, its first 4 KiB hash as they did and the 64 bytes
+// before that end are unchanged. Anything else (a shrink, a new inode, a
+// same-size change, a change of either byte range) is read again from
+// the start. A rewrite in place into a bigger file that keeps both
+// ranges and changes bytes between them is not seen at this cost; a
+// line read back is checked to still end where the index says.
 //
 // # Memory
 //
-// A read holds one 64 KiB buffer and at most one line (MaxLineBytes).
-// Between reads the cache holds at most CacheBytes of indexes, each
-// counted as its [Indexer.Size] plus [EntryOverhead].
+// A read holds one 64 KiB buffer, at most one line gathered (twice
+// MaxLineBytes, its buffer doubling) and, for a framed log, the
+// compressed bytes it reads; reads running at once hold at most
+// [Limits.ReadBytes]. Between reads the cache holds at most CacheBytes
+// of indexes, each counted as its [Indexer.Size] plus [EntryOverhead]
+// and 16 bytes a frame; the least recently used go first.
 package jsonlog
 
 import (
