@@ -108,7 +108,7 @@ func identity(off int64) int64 { return off }
 // the offset after the last complete line and the count of lines so far.
 func scanRaw(ctx context.Context, f *os.File, from, size int64, lines, maxLine int, ix Indexer) (int64, int, error) {
 	sp := splitter{ctx: ctx, ix: ix, maxLine: maxLine, lines: lines, base: from, pos: identity}
-	buf := make([]byte, bufBytes)
+	buf := make([]byte, min(bufBytes, max(size-from, 1))) // a small log needs no more
 	for off := from; off < size; {
 		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
 		if n > 0 {
