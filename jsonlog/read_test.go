@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -59,5 +60,48 @@ func TestLinesWindow(t *testing.T) {
 			t.Errorf("read in order: %d reads of the file for %d lines (%d bytes), want at most %d", r.reads, len(places), len(data), most)
 		}
 		r.Close()
+	}
+}
+
+// counted is an indexer that keeps only a count of lines.
+type counted struct{ n int }
+
+func (c *counted) Line(int, int64, []byte) { c.n++ }
+func (c *counted) Long(int, int64, int64)  { c.n++ }
+func (c *counted) Size() int64             { return 8 }
+func newCounted(string) *counted           { return &counted{} }
+func scanOnce(t *testing.T, path string) int {
+	t.Helper()
+	l := New(Limits{}, newCounted)
+	n := 0
+	if err := l.Use(context.Background(), path, func(c *counted, _ Snapshot) error { n = c.n; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Scans one after another share their read buffer: a listing of many
+// logs does not allocate one for each.
+func TestScansShareTheirBuffer(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops buffers put back in a pool")
+	}
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(path, bytes.Repeat([]byte("a line of a log\n"), 3*bufBytes/16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := scanOnce(t, path); n != 3*bufBytes/16 {
+		t.Fatalf("%d lines", n)
+	}
+	const scans = 40
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range scans {
+		scanOnce(t, path)
+	}
+	runtime.ReadMemStats(&after)
+	// A buffer a scan would be scans × bufBytes.
+	if got := after.TotalAlloc - before.TotalAlloc; got > scans/2*bufBytes {
+		t.Errorf("%d scans allocated %d bytes (%d a scan), a read buffer is %d", scans, got, got/scans, bufBytes)
 	}
 }
