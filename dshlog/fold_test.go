@@ -229,3 +229,39 @@ func BenchmarkReadHostile(b *testing.B) {
 		})
 	}
 }
+
+// The index folds messages with one folder: taking a message, even one
+// that replaces a cited range, allocates nothing of its own (only the
+// index's arrays and runs grow, now and then).
+func TestIndexFoldAllocates(t *testing.T) {
+	const n = 20_000
+	var ix *index
+	var evs []event
+	for i := range n {
+		u, a := int64(3*i), int64(3*i+1)
+		c := event{seq: int64(3*i + 2), typ: sessionref.EventUserMessage, short: true}
+		c.setExtra().replace = &[2]int64{u, a}
+		c.x.sources = []int64{u, a}
+		evs = append(evs,
+			event{seq: u, typ: sessionref.EventUserMessage, short: true},
+			event{seq: a, typ: sessionref.EventUserMessage, short: true}, c)
+	}
+	allocs := testing.AllocsPerRun(1, func() {
+		ix = newIndex("x")
+		for i := range evs {
+			ix.take(&evs[i])
+		}
+	})
+	if ix.foldErr != nil || ix.surfaceLen(nil) != n {
+		t.Fatalf("%d messages on the surface, %v", ix.surfaceLen(nil), ix.foldErr)
+	}
+	if allocs > n/10 {
+		t.Errorf("%d messages (%d compactions) took %.0f allocations", 3*n, n, allocs)
+	}
+	// A fork folds over its own runs: what it takes leaves ix as it was.
+	f := ix.Fork()
+	f.take(&event{seq: 3 * n, typ: sessionref.EventUserMessage, short: true})
+	if f.foldErr != nil || f.surfaceLen(nil) != n+1 || ix.surfaceLen(nil) != n {
+		t.Fatalf("fork %d, index %d messages: %v", f.surfaceLen(nil), ix.surfaceLen(nil), f.foldErr)
+	}
+}

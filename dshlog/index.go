@@ -50,6 +50,7 @@ type index struct {
 	at      []int64 // by rank: the place of its line (jsonlog)
 	n       []int32 // by rank: its line's length
 	runs    *runList
+	fold    *folder // folds the messages into runs, made at the first one
 	foldErr error
 }
 
@@ -88,6 +89,7 @@ func (ix *index) Fork() *index {
 	c.ranks, c.tlen, c.kinds = slices.Clone(ix.ranks), slices.Clone(ix.tlen), slices.Clone(ix.kinds)
 	c.at, c.n = slices.Clone(ix.at), slices.Clone(ix.n)
 	c.runs = ix.runs.clone(&c.msgs)
+	c.fold = nil // made again, over the fork's runs and kinds
 	return &c
 }
 
@@ -216,8 +218,10 @@ func (ix *index) take(e *event) {
 	ix.tlen, ix.kinds = append(ix.tlen, tl), append(ix.kinds, k)
 	ix.at, ix.n = append(ix.at, e.at), append(ix.n, e.n)
 	if ix.foldErr == nil {
-		f := folder{path: ix.path, l: ix.runs, toolResult: func(seq int64) bool { return ix.kinds[ix.rank(seq)]&kindToolResult != 0 }}
-		ix.foldErr = f.take(e)
+		if ix.fold == nil { // one for all the messages (and its map of cited seqs)
+			ix.fold = &folder{path: ix.path, l: ix.runs, toolResult: func(seq int64) bool { return ix.kinds[ix.rank(seq)]&kindToolResult != 0 }}
+		}
+		ix.foldErr = ix.fold.take(e)
 	}
 }
 

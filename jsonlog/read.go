@@ -33,16 +33,27 @@ type Snapshot struct {
 	offs    [][2]int64 // a framed log's frames: offset and length
 }
 
-// Lines reads lines of a snapshot back, keeping the file open and the
-// text of the frame it decoded last (up to keepFrame bytes). Closed, it
-// keeps that text, and the next Line opens the file again, with the
-// checks of [Snapshot.Open].
+// Lines reads lines of a snapshot back, keeping the file open and, of a
+// raw log, a window of up to readAhead bytes read at once (a longer line
+// until the next one is read), of a framed log the text of the frame it
+// decoded last (up to keepFrame bytes). Closed, it keeps that frame's
+// text, and the next Line opens the file again, with the checks of
+// [Snapshot.Open].
 type Lines struct {
 	s     *Snapshot
 	f     *os.File
 	frame int    // the frame whose text is kept, -1 for none
 	text  []byte // its text
+	win   []byte // a raw log's bytes from winAt, read ahead of a line asked for
+	winAt int64
+	reads int // reads of the raw log's bytes, for tests
 }
+
+// readAhead is how much of a raw log a reader reads at once, from the
+// line asked for on, once it reads a second line after its first: lines
+// read back in order (a surface) cost one read a window rather than one
+// a line, and a reader asked for one line reads only it.
+const readAhead = 64 << 10
 
 // keepFrame is the most of one frame's text a reader keeps between
 // lines: a bigger frame is decoded again for each line, keeping only it.
@@ -81,6 +92,7 @@ func (r *Lines) open() error {
 
 // Close closes the file (a later Line opens it again).
 func (r *Lines) Close() error {
+	r.win = nil
 	if r.f == nil {
 		return nil
 	}
@@ -91,7 +103,7 @@ func (r *Lines) Close() error {
 
 // Line reads back the line of length n (newline excluded) at at, the
 // place the indexer was given, checking that it still ends where it
-// did.
+// did. The line is valid until the next call.
 func (r *Lines) Line(ctx context.Context, at int64, n int) ([]byte, error) {
 	s := r.s
 	if r.f == nil {
@@ -105,14 +117,41 @@ func (r *Lines) Line(ctx context.Context, at int64, n int) ([]byte, error) {
 	if at < 0 || n < 0 || at+int64(n) >= s.End {
 		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no line of %d bytes at offset %d", n, at))
 	}
-	buf := make([]byte, n+1)
-	if _, err := r.f.ReadAt(buf, at); err != nil {
-		return nil, fileErr(s.Path, ErrUnreadable, err)
+	end := at + int64(n) + 1
+	if at < r.winAt || end > r.winAt+int64(len(r.win)) {
+		if err := r.fill(at, end); err != nil {
+			return nil, err
+		}
 	}
+	buf := r.win[at-r.winAt : end-r.winAt]
 	if buf[n] != '\n' {
 		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("the line at offset %d no longer ends where it did", at))
 	}
 	return buf[:n], nil
+}
+
+// fill reads the raw log from at into the window, through end: only
+// that line for a reader's first line or one before the window, else up
+// to readAhead bytes (not past End). A line longer than readAhead gets a
+// window of its own, dropped at the next fill.
+func (r *Lines) fill(at, end int64) error {
+	want := end - at
+	if r.win != nil && at >= r.winAt {
+		want = max(want, readAhead) // reading on: read ahead
+	}
+	size := min(want, r.s.End-at)
+	buf := r.win
+	if int64(cap(buf)) < size || cap(buf) > readAhead {
+		buf = make([]byte, size)
+	}
+	buf = buf[:size]
+	r.reads++
+	if _, err := r.f.ReadAt(buf, at); err != nil {
+		r.win = nil
+		return fileErr(r.s.Path, ErrUnreadable, err)
+	}
+	r.win, r.winAt = buf, at
+	return nil
 }
 
 var errEnough = errors.New("enough")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // errStopped ends a scan whose indexer wants no more lines.
@@ -113,13 +114,25 @@ func (s *splitter) emit(line []byte) {
 
 func identity(off int64) int64 { return off }
 
+// scanBufs keeps the read buffers of scans that ended for the next ones:
+// a listing scans hundreds of logs, each once. An indexer keeps nothing
+// of a line past its call, so nothing refers to a buffer put back.
+var scanBufs = sync.Pool{New: func() any { return new([bufBytes]byte) }}
+
 // scanRaw feeds ix the complete lines of f between from and size (the
 // size the file had when opened: bytes appended meanwhile wait for the
 // next read). A last line with no newline is left unread. It returns
 // the offset after the last complete line and the count of lines so far.
 func scanRaw(ctx context.Context, f *os.File, from, size int64, lines, maxLine int, ix Indexer) (int64, int, error) {
 	sp := splitter{ctx: ctx, ix: ix, maxLine: maxLine, lines: lines, base: from, pos: identity}
-	buf := make([]byte, bufBytes)
+	var buf []byte
+	if size-from < bufBytes {
+		buf = make([]byte, max(size-from, 1)) // a small log needs no more
+	} else {
+		b := scanBufs.Get().(*[bufBytes]byte)
+		defer scanBufs.Put(b)
+		buf = b[:]
+	}
 	for off := from; off < size; {
 		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
 		if n > 0 {
