@@ -252,8 +252,8 @@ func TestIndexFoldAllocates(t *testing.T) {
 			ix.take(&evs[i])
 		}
 	})
-	if ix.foldErr != nil || ix.surfaceLen(nil) != n {
-		t.Fatalf("%d messages on the surface, %v", ix.surfaceLen(nil), ix.foldErr)
+	if ix.foldErr != nil || surfaceLen(ix) != n {
+		t.Fatalf("%d messages on the surface, %v", surfaceLen(ix), ix.foldErr)
 	}
 	if allocs > n/10 {
 		t.Errorf("%d messages (%d compactions) took %.0f allocations", 3*n, n, allocs)
@@ -261,7 +261,14 @@ func TestIndexFoldAllocates(t *testing.T) {
 	// A fork folds over its own runs: what it takes leaves ix as it was.
 	f := ix.Fork()
 	f.take(&event{seq: 3 * n, typ: sessionref.EventUserMessage, short: true})
-	if f.foldErr != nil || f.surfaceLen(nil) != n+1 || ix.surfaceLen(nil) != n {
-		t.Fatalf("fork %d, index %d messages: %v", f.surfaceLen(nil), ix.surfaceLen(nil), f.foldErr)
+	if f.foldErr != nil || surfaceLen(f) != n+1 || surfaceLen(ix) != n {
+		t.Fatalf("fork %d, index %d messages: %v", surfaceLen(f), surfaceLen(ix), f.foldErr)
 	}
+}
+
+// surfaceLen is how many messages ix's surface holds.
+func surfaceLen(ix *index) int {
+	n := 0
+	ix.runs.each(func(int64) bool { n++; return true })
+	return n
 }
