@@ -468,6 +468,8 @@ func (l *Log[T]) scan(ctx context.Context, f *os.File, fr Frames, from int64, ke
 		e.forkSnap = e.snap
 		e.forkSnap.offs = append(e.snap.offs, *e.sc.torn) // a copy: offs is clipped
 		e.forkSnap.Lines = e.sc.tornLines
+		sum := e.sc.tornSum
+		e.forkSnap.tornSum = &sum
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package jsonlog
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,10 @@ type Snapshot struct {
 	tail    []byte
 	frames  Frames
 	offs    [][2]int64 // a framed log's frames: offset and length
+	// tornSum is, when the last of offs is a torn frame (being written),
+	// the hash of its bytes as they were indexed: a writer may still undo
+	// them and write others in their place.
+	tornSum *[32]byte
 }
 
 // Lines reads lines of a snapshot back, keeping the file open and the
@@ -109,6 +114,9 @@ func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) 
 	data := make([]byte, s.offs[k][1])
 	if _, err := r.f.ReadAt(data, s.offs[k][0]); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fileErr(s.Path, ErrUnreadable, err)
+	}
+	if s.tornSum != nil && k == len(s.offs)-1 && sha256.Sum256(data) != *s.tornSum {
+		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("the torn frame %d was rewritten", k))
 	}
 	var kept, line []byte
 	var seen int64

@@ -3,6 +3,7 @@ package jsonlog
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -139,6 +140,7 @@ type framedScan struct {
 	frames    [][2]int64 // each whole frame's offset and length, so far
 	decoded   int64      // text decoded from whole frames, so far
 	torn      *[2]int64  // a torn last frame's offset and length, if its lines were fed
+	tornSum   [32]byte   // the hash of its bytes, as they were fed
 	tornLines int        // lines so far, the torn frame's included
 }
 
@@ -169,6 +171,7 @@ func scanFrames[T Indexer](ctx context.Context, f *os.File, fr Frames, from, siz
 					return fork, false, frameErr(derr, from+int64(off))
 				}
 				sc.torn = &[2]int64{from + int64(off), int64(len(b) - off)}
+				sc.tornSum = sha256.Sum256(b[off:])
 				sc.tornLines = sp.lines
 			}
 			break
