@@ -568,8 +568,11 @@ func headRaw(f *os.File, size int64, take func([]byte) error) error {
 			}
 			off += int64(n)
 		}
-		if n == 0 || err != nil && !errors.Is(err, io.EOF) {
+		if err != nil && !errors.Is(err, io.EOF) {
 			return err
+		}
+		if n == 0 {
+			return nil // the file shrank under the read: no whole line yet
 		}
 	}
 	return nil
@@ -581,14 +584,16 @@ func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, take func
 	var b []byte
 	for want := min(size, 64<<10); ; want = min(size, 2*want) {
 		b = make([]byte, want)
-		if _, err := f.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
+		got, err := f.ReadAt(b, 0)
+		if err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
+		b = b[:got] // shorter when the file shrank under the read
 		_, whole, err := fr.Frame(b)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrCorrupt, err)
 		}
-		if whole || want == size {
+		if whole || want == size || int64(got) < want {
 			break
 		}
 	}

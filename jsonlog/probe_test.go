@@ -1,10 +1,30 @@
 package jsonlog
 
 import (
+	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
+
+// hookedLog is a framed log (boxes for .box paths) whose framing calls
+// hook first: the engine asks for a log's framing after opening it and
+// before reading it, so the hook can change the file there.
+func hookedLog(hook func(path string)) *Log[*forking] {
+	l := New(Limits{}, func(string) *forking { return &forking{} })
+	l.SetFraming(func(path string) Frames {
+		if hook != nil {
+			hook(path)
+		}
+		if strings.HasSuffix(path, ".box") {
+			return boxes{max: 1 << 30}
+		}
+		return nil
+	})
+	return l
+}
 
 // A torn frame's lines are read back only while the torn bytes are the
 // ones indexed: a writer that undoes a torn write and writes another
@@ -33,5 +53,38 @@ func TestTornFrameRewrittenIsChanged(t *testing.T) {
 	write(t, path, head+whole)
 	if b, err := snap.ReadLine(framePos(1, 2), 2); err != nil || string(b) != "bb" {
 		t.Fatalf("the torn frame, completed: %q %v", b, err)
+	}
+}
+
+// A log cut short between its open and its read is a changed log (read
+// again), not a corrupt one; its head, cut before its first line ends,
+// is no line yet; raw or framed.
+func TestShrinkBeforeTheReadIsChanged(t *testing.T) {
+	for _, name := range []string{"log.box", "log.jsonl"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), name)
+			data := box("a\n") + box("bb\n") + box("ccc\n")
+			if name == "log.jsonl" {
+				data = "a\nbb\nccc\n"
+			}
+			write(t, path, data)
+			cuts := []int64{9, 1}
+			l := hookedLog(func(p string) {
+				if len(cuts) > 0 {
+					if err := os.Truncate(p, cuts[0]); err != nil {
+						t.Error(err)
+					}
+					cuts = cuts[1:]
+				}
+			})
+			err := l.Use(context.Background(), path, func(*forking, Snapshot) error { return nil })
+			var fe *FileError
+			if !errors.Is(err, ErrChanged) || !errors.As(err, &fe) {
+				t.Fatalf("got %v", err)
+			}
+			if line, _, err := l.Head(context.Background(), path, 100); line != nil || err != nil {
+				t.Fatalf("the head of a log cut before its first line ends: %q %v", line, err)
+			}
+		})
 	}
 }

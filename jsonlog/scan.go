@@ -150,9 +150,11 @@ type framedScan struct {
 // found and is extended.
 func scanFrames[T Indexer](ctx context.Context, f *os.File, fr Frames, from, size int64, maxLine int, sc *framedScan, ix T) (fork T, forked bool, err error) {
 	b := make([]byte, size-from)
-	if _, err := f.ReadAt(b, from); err != nil && !errors.Is(err, io.EOF) {
+	got, err := f.ReadAt(b, from)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return fork, false, err
 	}
+	b = b[:got] // a file cut short under the read ends in a torn frame; the caller sees it shrank
 	capText := fr.MaxText(size)
 	for off := 0; off < len(b); {
 		n, whole, ferr := fr.Frame(b[off:])
