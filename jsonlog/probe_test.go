@@ -88,3 +88,23 @@ func TestShrinkBeforeTheReadIsChanged(t *testing.T) {
 		})
 	}
 }
+
+// A line read back from a raw log cut short after the reader opened it
+// is a changed log, not an unreadable one.
+func TestRawLineCutIsChanged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	write(t, path, "alpha\nbeta\ngamma\n")
+	l, _ := newLog(Limits{})
+	_, snap := use(t, l, path)
+	r, err := snap.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := os.Truncate(path, 8); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := r.Line(context.Background(), 11, 5); !errors.Is(err, ErrChanged) {
+		t.Fatalf("a cut line: %q %v", b, err)
+	}
+}

@@ -86,7 +86,9 @@ func (r *Lines) Line(ctx context.Context, at int64, n int) ([]byte, error) {
 		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no line of %d bytes at offset %d", n, at))
 	}
 	buf := make([]byte, n+1)
-	if _, err := r.f.ReadAt(buf, at); err != nil {
+	if _, err := r.f.ReadAt(buf, at); errors.Is(err, io.EOF) {
+		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("the file no longer reaches the line at offset %d", at))
+	} else if err != nil {
 		return nil, fileErr(s.Path, ErrUnreadable, err)
 	}
 	if buf[n] != '\n' {
