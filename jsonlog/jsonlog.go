@@ -597,9 +597,8 @@ func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, take func
 			break
 		}
 	}
-	n, _, _ := fr.Frame(b)
-	if n > 0 {
-		b = b[:n]
+	if n, whole, _ := fr.Frame(b); whole && n > 0 && n <= len(b) {
+		b = b[:n] // a torn frame's length may be past the bytes there are
 	}
 	return fr.Decode(ctx, b, min(fr.MaxText(size), maxFrameText), take)
 }

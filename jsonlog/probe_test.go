@@ -108,3 +108,45 @@ func TestRawLineCutIsChanged(t *testing.T) {
 		t.Fatalf("a cut line: %q %v", b, err)
 	}
 }
+
+// Head of a framed log whose first frame is torn gives what its whole
+// lines say: the first line when it is whole, else no line.
+func TestHeadOfATornFirstFrame(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.box")
+	l := framedLog(1 << 20)
+	for data, want := range map[string]string{box("head\nrest\n")[:8]: "", box("head\nrest\n")[:11]: "head"} {
+		write(t, path, data)
+		line, _, err := l.Head(context.Background(), path, 100)
+		if err != nil || string(line) != want || (want == "") != (line == nil) {
+			t.Fatalf("%q: %q %v", data, line, err)
+		}
+	}
+}
+
+// badFrames says every frame is whole and n bytes long, whatever the
+// bytes: a Frames that breaks its contract.
+type badFrames struct{ n int }
+
+func (x badFrames) Frame([]byte) (int, bool, error) { return x.n, true, nil }
+func (badFrames) Decode(_ context.Context, frame []byte, _ int64, emit func([]byte) error) error {
+	return emit(frame)
+}
+func (badFrames) MaxText(int64) int64 { return 1 << 20 }
+
+// A framing that calls a frame empty, or longer than the bytes there
+// are, makes the log corrupt: it neither hangs nor panics the engine.
+func TestFramesBreakingTheirContract(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.bad")
+	write(t, path, "a\nb\n")
+	for _, n := range []int{0, -1, 100} {
+		l := New(Limits{}, func(string) *forking { return &forking{} })
+		l.SetFraming(func(string) Frames { return badFrames{n} })
+		err := l.Use(context.Background(), path, func(*forking, Snapshot) error { return nil })
+		if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("a frame of %d bytes: %v", n, err)
+		}
+		if _, _, err := l.Head(context.Background(), path, 100); err != nil && !errors.Is(err, ErrCorrupt) {
+			t.Errorf("the head, a frame of %d bytes: %v", n, err)
+		}
+	}
+}

@@ -158,6 +158,9 @@ func scanFrames[T Indexer](ctx context.Context, f *os.File, fr Frames, from, siz
 	capText := fr.MaxText(size)
 	for off := 0; off < len(b); {
 		n, whole, ferr := fr.Frame(b[off:])
+		if ferr == nil && whole && (n <= 0 || n > len(b)-off) {
+			ferr = fmt.Errorf("a whole frame of %d bytes where %d remain", n, len(b)-off)
+		}
 		if ferr != nil {
 			return fork, false, fmt.Errorf("%w: frame at byte %d: %w", ErrCorrupt, from+int64(off), ferr)
 		}
