@@ -510,8 +510,9 @@ func (s *Snapshot) unchangedIn(f *os.File) bool {
 
 // Head reads the first line of the log at path, under the same rules as
 // a read, and no more of the file than that line needs (of a framed log,
-// its first frame until the line ends). A log with no whole first line
-// yet gives nil; a first line over maxLine bytes is ErrTooLarge.
+// its first frame until the line ends, and never more than maxLine plus
+// 256 KiB of it). A log with no whole first line yet gives nil; a first
+// line over maxLine bytes is ErrTooLarge.
 func (l *Log[T]) Head(ctx context.Context, path string, maxLine int) ([]byte, Key, error) {
 	f, key, err := open(path, math.MaxInt64) // a log over the cap still has a header to list
 
@@ -536,7 +537,7 @@ func (l *Log[T]) Head(ctx context.Context, path string, maxLine int) ([]byte, Ke
 		return nil
 	}
 	if fr := l.framesOf(path); fr != nil {
-		err = headFrame(ctx, f, fr, key.Size, take)
+		err = headFrame(ctx, f, fr, key.Size, maxLine, take)
 	} else {
 		err = headRaw(f, key.Size, take)
 	}
@@ -578,11 +579,19 @@ func headRaw(f *os.File, size int64, take func([]byte) error) error {
 	return nil
 }
 
+// headSlack is what Head reads of a framed log beyond the longest first
+// line it takes: a frame's header and the rest of the block the line
+// ends in (a zstd block holds at most 128 KiB).
+const headSlack = 256 << 10
+
 // headFrame passes the text of a framed log's first frame to take,
-// reading the file until that frame is whole (or the file ends).
-func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, take func([]byte) error) error {
+// reading the file until that frame is whole, the file ends, or it has
+// read maxLine+headSlack bytes: a first line is in a frame's first
+// bytes, and the rest of a huge frame is not read.
+func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, maxLine int, take func([]byte) error) error {
 	var b []byte
-	for want := min(size, 64<<10); ; want = min(size, 2*want) {
+	limit := min(size, int64(maxLine)+headSlack)
+	for want := min(limit, 64<<10); ; want = min(limit, 2*want) {
 		b = make([]byte, want)
 		got, err := f.ReadAt(b, 0)
 		if err != nil && !errors.Is(err, io.EOF) {
@@ -593,7 +602,7 @@ func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, take func
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrCorrupt, err)
 		}
-		if whole || want == size || int64(got) < want {
+		if whole || want == limit || int64(got) < want {
 			break
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -106,6 +107,29 @@ func TestRawLineCutIsChanged(t *testing.T) {
 	}
 	if b, err := r.Line(context.Background(), 11, 5); !errors.Is(err, ErrChanged) {
 		t.Fatalf("a cut line: %q %v", b, err)
+	}
+}
+
+// Head of a framed log whose first frame is huge reads what the first
+// line needs, not the frame.
+func TestHeadOfAHugeFirstFrame(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.box")
+	write(t, path, box("head\n"+strings.Repeat("x", 32<<20)+"\n"))
+	l := framedLog(1 << 30)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	line, _, err := l.Head(context.Background(), path, 1<<10)
+	runtime.ReadMemStats(&after)
+	if err != nil || string(line) != "head" {
+		t.Fatalf("%q %v", line, err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
+		t.Fatalf("Head allocated %d bytes for a 5-byte line", got)
+	}
+	// A first line that does not end within the cap is too large.
+	write(t, path, box(strings.Repeat("y", 8<<20)+"\n"))
+	if _, _, err := l.Head(context.Background(), path, 1<<10); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("a long first line: %v", err)
 	}
 }
 
