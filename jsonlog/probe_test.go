@@ -1,11 +1,14 @@
 package jsonlog
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -131,6 +134,126 @@ func TestHeadOfAHugeFirstFrame(t *testing.T) {
 	if _, _, err := l.Head(context.Background(), path, 1<<10); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("a long first line: %v", err)
 	}
+}
+
+// FuzzFramesAppend: a framed log read whole, or read at a cut and again
+// after the rest is written, gives the same lines, even when the writer
+// changed a byte of the torn frame at the cut before finishing it; every
+// line reads back; a line read back through the first read's snapshot
+// is the line it indexed or ErrChanged, never the new bytes; any error
+// is a *FileError.
+func FuzzFramesAppend(f *testing.F) {
+	f.Add([]byte(box("a\nbb\n")+box("ccc\n")+box("dd\ne\n")), uint16(9), uint8(2), uint8(0))
+	f.Add([]byte(box("h\n")+box("ab\ncd\n")), uint16(17), uint8(9), uint8(6))
+	f.Add([]byte(box("a\n")+"xyz"), uint16(3), uint8(0), uint8(0))
+	f.Add([]byte(box("")+box("\n\n")+box("abc")), uint16(12), uint8(1), uint8(3))
+	f.Add([]byte(box("a\n")+box(strings.Repeat("z", 40)+"\n")), uint16(20), uint8(4), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16, cap8, flip uint8) {
+		path := filepath.Join(t.TempDir(), "log.box")
+		maxLine := int(cap8) + 1
+		newL := func() *Log[*forking] {
+			l := New(Limits{MaxLineBytes: maxLine}, func(string) *forking { return &forking{lines: lines{max: maxLine}} })
+			l.SetFraming(func(string) Frames { return boxes{max: 1 << 12} })
+			return l
+		}
+		c := int(cut) % (len(data) + 1)
+		first := bytes.Clone(data[:c])
+		if t0 := tornAt(first); flip != 0 && c > t0 {
+			first[t0+(int(flip)-1)%(c-t0)] ^= 0x20 // a byte of the torn frame, as the writer first wrote it
+		}
+		write(t, path, string(first))
+		inc := newL()
+		got1, snap1, err1 := readFramed(t, inc, path)
+		write(t, path, string(data)) // the same file: only the torn frame may differ
+		got, snap, err := readFramed(t, inc, path)
+		want, _, werr := readFramed(t, newL(), path)
+		if (err == nil) != (werr == nil) || !slices.Equal(got, want) {
+			t.Fatalf("after the write %q %v; read whole %q %v", got, err, want, werr)
+		}
+		if err1 == nil {
+			checkLines(t, snap1, got1, true)
+		}
+		if err == nil {
+			checkLines(t, snap, got, false)
+		}
+	})
+}
+
+// tornAt is where the last frame of b that is not whole starts (len(b)
+// when every frame is whole, or where the bytes stop being frames).
+func tornAt(b []byte) int {
+	off := 0
+	for off < len(b) {
+		n, whole, err := (boxes{}).Frame(b[off:])
+		if err != nil || !whole {
+			return off
+		}
+		off += n
+	}
+	return off
+}
+
+func readFramed(t *testing.T, l *Log[*forking], path string) ([]string, Snapshot, error) {
+	t.Helper()
+	var got []string
+	var snap Snapshot
+	err := l.Use(context.Background(), path, func(ix *forking, s Snapshot) error {
+		got, snap = slices.Clone(ix.got), s
+		return nil
+	})
+	var fe *FileError
+	if err != nil && (!errors.As(err, &fe) || !(errors.Is(err, ErrCorrupt) || errors.Is(err, ErrTooLarge))) {
+		t.Fatalf("an untyped error: %v", err)
+	}
+	return got, snap, err
+}
+
+// checkLines reads back every line of got ("n@at:text") through snap:
+// each must be what was indexed, or, when stale is set, ErrChanged.
+func checkLines(t *testing.T, snap Snapshot, got []string, stale bool) {
+	t.Helper()
+	r, err := snap.Open()
+	if stale && errors.Is(err, ErrChanged) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, g := range got {
+		if strings.HasSuffix(g, ":long") {
+			continue
+		}
+		var n int
+		var at int64
+		var text string
+		if err := parseLine(g, &n, &at, &text); err != nil {
+			t.Fatal(err)
+		}
+		b, err := r.Line(context.Background(), at, len(text))
+		if stale && errors.Is(err, ErrChanged) {
+			continue
+		}
+		if err != nil || string(b) != text {
+			t.Fatalf("line %d at %d: %q %v, want %q", n, at, b, err, text)
+		}
+	}
+}
+
+// parseLine parses "n@at:text" as the lines indexer writes it.
+func parseLine(s string, n *int, at *int64, text *string) error {
+	num, rest, ok := strings.Cut(s, "@")
+	pos, txt, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 {
+		return errors.New("not a line: " + s)
+	}
+	var err error
+	if *n, err = strconv.Atoi(num); err != nil {
+		return err
+	}
+	p, err := strconv.Atoi(pos)
+	*at, *text = int64(p), txt
+	return err
 }
 
 // Head of a framed log whose first frame is torn gives what its whole
