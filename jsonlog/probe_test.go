@@ -3,7 +3,9 @@ package jsonlog
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -295,5 +297,94 @@ func TestFramesBreakingTheirContract(t *testing.T) {
 		if _, _, err := l.Head(context.Background(), path, 100); err != nil && !errors.Is(err, ErrCorrupt) {
 			t.Errorf("the head, a frame of %d bytes: %v", n, err)
 		}
+	}
+}
+
+// countedBoxes are boxes decoded in pieces of 4 KiB, counting the text
+// they decode.
+type countedBoxes struct {
+	boxes
+	decoded *int64
+}
+
+func (x countedBoxes) Decode(ctx context.Context, frame []byte, limit int64, emit func([]byte) error) error {
+	text := frame[min(5, len(frame)):]
+	if len(frame) >= 5 {
+		text = text[:min(len(text), int(binary.BigEndian.Uint32(frame[1:5])))]
+	}
+	for len(text) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p := text[:min(4<<10, len(text))]
+		text = text[len(p):]
+		*x.decoded += int64(len(p))
+		if err := emit(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Lines read back in order from a frame bigger than keepFrame decode it
+// once, not once a line; out of order, and after a cancelled line, they
+// are still right.
+func TestLinesOfABigFrame(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.box")
+	var text strings.Builder
+	for i := range (keepFrame + 1<<20) / 256 {
+		fmt.Fprintf(&text, "%0255d\n", i)
+	}
+	write(t, path, box("h\n")+box(text.String()))
+	decoded := new(int64)
+	l := New(Limits{}, func(string) *forking { return &forking{} })
+	l.SetFraming(func(string) Frames { return countedBoxes{boxes{max: 1 << 30}, decoded} })
+	var snap Snapshot
+	var got []string
+	if err := l.Use(context.Background(), path, func(ix *forking, s Snapshot) error {
+		snap, got = s, slices.Clone(ix.got)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	*decoded = 0
+	r, err := snap.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	read := func(ctx context.Context, i int) ([]byte, error) {
+		var n int
+		var at int64
+		var want string
+		if err := parseLine(got[i], &n, &at, &want); err != nil {
+			t.Fatal(err)
+		}
+		b, err := r.Line(ctx, at, len(want))
+		if err == nil && string(b) != want {
+			t.Fatalf("line %d: %q, want %q", i, b, want)
+		}
+		return b, err
+	}
+	for i := 1; i < len(got); i++ {
+		if _, err := read(context.Background(), i); err != nil {
+			t.Fatal(err)
+		}
+		if size := int64(text.Len()); *decoded > 2*size {
+			t.Fatalf("reading %d lines in order decoded %d bytes of a %d-byte frame", i, *decoded, size)
+		}
+	}
+	for _, i := range []int{len(got) - 1, 1, len(got) / 2, 2} {
+		if _, err := read(context.Background(), i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := read(ctx, 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled line: %v", err)
+	}
+	if _, err := read(context.Background(), len(got)-1); err != nil {
+		t.Fatalf("after a cancelled line: %v", err)
 	}
 }

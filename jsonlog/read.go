@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"os"
+	"time"
 )
 
 // Snapshot says which bytes of which file an index was built from; it
@@ -38,17 +40,20 @@ type Snapshot struct {
 	tornSum *[32]byte
 }
 
-// Lines reads lines of a snapshot back, keeping the file open and the
-// text of the frame it decoded last (up to keepFrame bytes).
+// Lines reads lines of a snapshot back, keeping the file open and, of a
+// framed log, the frame it decodes: its whole text while it is small (up
+// to keepFrame bytes), else the decoder, left where the last line ended,
+// and the text from there on that it decoded.
 type Lines struct {
-	s     *Snapshot
-	f     *os.File
-	frame int    // the frame whose text is kept, -1 for none
-	text  []byte // its text
+	s   *Snapshot
+	f   *os.File
+	cur *cursor // the frame being read, nil for none
 }
 
 // keepFrame is the most of one frame's text a reader keeps between
-// lines: a bigger frame is decoded again for each line, keeping only it.
+// lines: of a bigger frame it keeps the decoder and the text from the
+// last line read, so lines read in order decode the frame once, and a
+// line before the last one read decodes it again from its start.
 const keepFrame = 4 << 20
 
 // Open checks that the file is still the one indexed (the same file, no
@@ -68,11 +73,15 @@ func (s *Snapshot) Open() (*Lines, error) {
 		f.Close()
 		return nil, fileErr(s.Path, ErrChanged, nil)
 	}
-	return &Lines{s: s, f: f, frame: -1}, nil
+	return &Lines{s: s, f: f}, nil
 }
 
-// Close closes the file.
-func (r *Lines) Close() error { return r.f.Close() }
+// Close closes the file and stops the frame's decoder.
+func (r *Lines) Close() error {
+	r.cur.close()
+	r.cur = nil
+	return r.f.Close()
+}
 
 // Line reads back the line of length n (newline excluded) at at, the
 // place the indexer was given, checking that it still ends where it
@@ -99,56 +108,114 @@ func (r *Lines) Line(ctx context.Context, at int64, n int) ([]byte, error) {
 
 var errEnough = errors.New("enough")
 
-// frameLine reads a line of a framed log back by decoding its frame.
+// frameLine reads a line of a framed log back by decoding its frame, or
+// going on decoding it from the line read last.
 func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) {
 	s := r.s
 	k, off := unpackPos(at)
 	if k < 0 || k >= len(s.offs) || n < 0 {
 		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no frame %d", k))
 	}
+	if c := r.cur; c == nil || c.k != k || off < c.base {
+		r.cur.close()
+		r.cur = nil
+		data := make([]byte, s.offs[k][1])
+		if _, err := r.f.ReadAt(data, s.offs[k][0]); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fileErr(s.Path, ErrUnreadable, err)
+		}
+		if s.tornSum != nil && k == len(s.offs)-1 && sha256.Sum256(data) != *s.tornSum {
+			return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("the torn frame %d was rewritten", k))
+		}
+		r.cur = newCursor(s.frames, k, data, s.frames.MaxText(s.Key.Size))
+	}
+	c := r.cur
 	want := off + int64(n) + 1
-	if r.frame == k {
-		if want > int64(len(r.text)) || r.text[want-1] != '\n' {
-			return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no line of %d bytes at %d in frame %d", n, off, k))
-		}
-		return bytes.Clone(r.text[off : want-1]), nil
-	}
-	data := make([]byte, s.offs[k][1])
-	if _, err := r.f.ReadAt(data, s.offs[k][0]); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fileErr(s.Path, ErrUnreadable, err)
-	}
-	if s.tornSum != nil && k == len(s.offs)-1 && sha256.Sum256(data) != *s.tornSum {
-		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("the torn frame %d was rewritten", k))
-	}
-	var kept, line []byte
-	var seen int64
-	whole := true // the frame's text is kept while it is small
-	err := s.frames.Decode(ctx, data, s.frames.MaxText(s.Key.Size), func(p []byte) error {
-		if lo, hi := max(off, seen), min(want, seen+int64(len(p))); lo < hi {
-			line = append(line, p[lo-seen:hi-seen]...)
-		}
-		if whole && seen+int64(len(p)) <= keepFrame {
-			kept = append(kept, p...)
-		} else {
-			whole, kept = false, nil
-		}
-		seen += int64(len(p))
-		if !whole && seen >= want {
-			return errEnough
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errEnough) {
+	c.ctx = ctx
+	c.trim(off)
+	c.fill(off, want)
+	if err := c.err; err != nil {
+		r.cur.close() // a frame that failed (or a line cancelled) is decoded again
+		r.cur = nil
 		return nil, fileErr(s.Path, ErrChanged, err)
 	}
-	if whole {
-		r.frame, r.text = k, kept
-	}
-	if int64(len(line)) != int64(n)+1 || line[n] != '\n' {
+	if c.base+int64(len(c.win)) < want || c.win[want-1-c.base] != '\n' {
 		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no line of %d bytes at %d in frame %d", n, off, k))
 	}
-	return line[:n], nil
+	return bytes.Clone(c.win[off-c.base : want-1-c.base]), nil
 }
+
+// cursor is a frame being decoded a piece at a time, as lines ask.
+type cursor struct {
+	k    int
+	ctx  context.Context // the context of the line being read
+	next func() ([]byte, bool)
+	stop func()
+	done bool   // the frame is decoded to its end
+	err  error  // why decoding failed, if it did
+	base int64  // the offset in the frame's text of win
+	win  []byte // text decoded and kept, from base on
+}
+
+// newCursor starts decoding frame k, whose bytes are data.
+func newCursor(fr Frames, k int, data []byte, limit int64) *cursor {
+	c := &cursor{k: k}
+	c.next, c.stop = iter.Pull(func(yield func([]byte) bool) {
+		err := fr.Decode(cursorCtx{c}, data, limit, func(p []byte) error {
+			if !yield(p) {
+				return errEnough
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errEnough) {
+			c.err = err
+		}
+	})
+	return c
+}
+
+// keepsAll reports whether all the text decoded so far is kept: a frame
+// of at most keepFrame bytes is kept whole.
+func (c *cursor) keepsAll() bool { return c.base == 0 && len(c.win) <= keepFrame }
+
+// trim forgets the text before off, unless all the text so far is kept.
+func (c *cursor) trim(off int64) {
+	if c.keepsAll() || off <= c.base {
+		return
+	}
+	drop := min(off-c.base, int64(len(c.win)))
+	c.win = c.win[drop:] // its array is used on by append, or let go when it grows
+	c.base += drop
+}
+
+// fill decodes until the text from off up to want is in win (or the
+// frame ends), and on to the frame's end while it may be kept whole.
+func (c *cursor) fill(off, want int64) {
+	for !c.done && c.err == nil && (c.base+int64(len(c.win)) < want || c.keepsAll()) {
+		p, ok := c.next()
+		if !ok {
+			c.done = true
+			break
+		}
+		c.win = append(c.win, p...)
+		c.trim(off)
+	}
+}
+
+// close stops the decoder.
+func (c *cursor) close() {
+	if c != nil {
+		c.stop()
+	}
+}
+
+// cursorCtx is the context of the line a cursor is reading: the decoder
+// outlives one line.
+type cursorCtx struct{ c *cursor }
+
+func (x cursorCtx) Deadline() (time.Time, bool) { return x.c.ctx.Deadline() }
+func (x cursorCtx) Done() <-chan struct{}       { return x.c.ctx.Done() }
+func (x cursorCtx) Err() error                  { return x.c.ctx.Err() }
+func (x cursorCtx) Value(key any) any           { return x.c.ctx.Value(key) }
 
 // ReadLine reads back the line of length n (newline excluded) at at,
 // after the checks of [Snapshot.Open].
