@@ -136,6 +136,9 @@ func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) 
 	if err := c.err; err != nil {
 		r.cur.close() // a frame that failed (or a line cancelled) is decoded again
 		r.cur = nil
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, fileErr(s.Path, ErrUnreadable, err)
+		}
 		return nil, fileErr(s.Path, ErrChanged, err)
 	}
 	if c.base+int64(len(c.win)) < want || c.win[want-1-c.base] != '\n' {
