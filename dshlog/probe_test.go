@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/dshkit/mentions/sessionref"
 )
 
 // probeHeader is the header of the logs these probes write: session
@@ -277,4 +281,298 @@ func TestZstdFirstFrameHostile(t *testing.T) {
 			isLogError(t, "read", err, ErrHeader)
 		})
 	}
+}
+
+// Many readers (listing, titles, surfaces, outlines and their texts,
+// walks, captured seqs, versions) over two sessions, one raw and one
+// zstd, while a writer appends to both a half line or a half frame at a
+// time, under a cache too small for both: every read succeeds and sees
+// a prefix of what was written, in order, and a later read never sees
+// less. Run it with -race.
+func TestConcurrentReadsWhileAppending(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	const batches = 120
+	rawPath := filepath.Join(root, "--p--", "p", RawName)
+	zPath := filepath.Join(root, "--p--", "q", ZstdName)
+	for _, p := range []string{rawPath, zPath} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	qHeader := strings.Replace(probeHeader, `"id":"p"`, `"id":"q"`, 1)
+	writeBytes(t, rawPath, []byte(probeHeader))
+	writeBytes(t, zPath, oneShotFrame([]byte(qHeader)))
+	// Each batch: a message (and every tenth a title); in zstd, a frame.
+	batch := func(i int) string {
+		b := userLine(2*i, fmt.Sprintf("m%d", i))
+		if i%10 == 0 {
+			b += fmt.Sprintf(`{"type":"session/title","seq":%d,"time":1,"data":{"title":"t%d","messageSeqs":[],"source":"auto"}}`+"\n", 2*i+1, i)
+		} else {
+			b += userLine(2*i+1, fmt.Sprintf("n%d", i))
+		}
+		return b
+	}
+	s, err := Open(root, WithCacheBytes(4<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	errs := make(chan error, 64)
+	go func() {
+		defer close(done)
+		rf, _ := os.OpenFile(rawPath, os.O_WRONLY|os.O_APPEND, 0)
+		zf, _ := os.OpenFile(zPath, os.O_WRONLY|os.O_APPEND, 0)
+		defer rf.Close()
+		defer zf.Close()
+		for i := range batches {
+			raw := batch(i)
+			z := oneShotFrame([]byte(raw))
+			rf.WriteString(raw[:len(raw)/2])
+			zf.Write(z[:len(z)/2])
+			rf.WriteString(raw[len(raw)/2:])
+			zf.Write(z[len(z)/2:])
+		}
+	}()
+	// prefix checks that texts are m0, n0|title, m1, ... as written.
+	prefix := func(what string, texts []string) error {
+		want := 0
+		for _, tx := range texts {
+			switch {
+			case tx == fmt.Sprintf("m%d", want):
+			case tx == fmt.Sprintf("n%d", want):
+				want++
+			default:
+				return fmt.Errorf("%s: %q where m%d or n%d belongs (%q)", what, tx, want, want, texts)
+			}
+			if strings.HasPrefix(tx, "m") && want%10 == 0 {
+				want++ // its batch's second record is a title
+			}
+		}
+		return nil
+	}
+	reader := func(g int) error {
+		seen := map[string]int{}
+		lastSeq := map[string]int64{}
+		for n := 0; ; n++ {
+			select {
+			case <-done:
+				if n > 3 {
+					return nil
+				}
+			default:
+			}
+			for _, id := range []string{"p", "q"} {
+				var texts []string
+				var err error
+				switch (g + n) % 5 {
+				case 0:
+					var sf sessionref.Surface
+					sf, err = s.ReadSurface(ctx, id)
+					for _, e := range sf.Events {
+						texts = append(texts, e.Content[0].Text)
+					}
+				case 1:
+					var o sessionref.Outline
+					o, err = s.ReadOutline(ctx, id)
+					for i := range o.Messages {
+						var tx string
+						if tx, err = o.Text(ctx, i); err != nil {
+							break
+						}
+						texts = append(texts, tx)
+					}
+				case 2:
+					_, err = s.WalkSurface(ctx, id, func(e *sessionref.Event) bool {
+						texts = append(texts, e.Content[0].Text)
+						return true
+					})
+				case 3:
+					var ts []sessionref.TitleResult
+					ts, err = s.ReadTitles(ctx, []string{id})
+					if err == nil && ts[0].Err != nil {
+						err = ts[0].Err
+					}
+					if _, _, lerr := s.ListSessionsWithTitles(ctx); lerr != nil {
+						err = lerr
+					}
+				case 4:
+					var seqs []*int64
+					seqs, err = s.CapturedSeqs(ctx, []string{id})
+					if err == nil && seqs[0] != nil {
+						if *seqs[0] < lastSeq[id] {
+							return fmt.Errorf("%s: captured seq went back from %d to %d", id, lastSeq[id], *seqs[0])
+						}
+						lastSeq[id] = *seqs[0]
+					}
+					if _, verr := s.SessionVersions(ctx, []string{id}); verr != nil {
+						err = verr
+					}
+				}
+				if err != nil {
+					return fmt.Errorf("reader %d, %s: %w", g, id, err)
+				}
+				if err := prefix(id, texts); err != nil {
+					return err
+				}
+				if texts != nil {
+					if len(texts) < seen[id] {
+						return fmt.Errorf("%s: a later surface has %d messages, fewer than %d", id, len(texts), seen[id])
+					}
+					seen[id] = max(seen[id], len(texts))
+				}
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Go(func() {
+			if err := reader(g); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, id := range []string{"p", "q"} {
+		sf, err := s.ReadSurface(ctx, id)
+		if err != nil || len(sf.Events) != 2*batches-batches/10 {
+			t.Fatalf("%s at the end: %d events, %v", id, len(sf.Events), err)
+		}
+	}
+}
+
+// Every query stopped at every point where it looks at its context
+// returns a *LogError of the cancellation, and leaves the store as if it
+// had not run: the same queries then give what a fresh store gives.
+func TestCancelAtEveryStage(t *testing.T) {
+	root := t.TempDir()
+	var raw, zs strings.Builder
+	for i := range 8 {
+		raw.WriteString(userLine(i, fmt.Sprintf("p%d", i)))
+	}
+	writeBytes(t, probePath(t, root, RawName), []byte(probeHeader+raw.String()+
+		`{"type":"session/title","seq":8,"time":1,"data":{"title":"tp","messageSeqs":[],"source":"auto"}}`+"\n"))
+	qDir := filepath.Join(root, "--p--", "q")
+	os.MkdirAll(qDir, 0o755)
+	z := oneShotFrame([]byte(strings.Replace(probeHeader, `"id":"p"`, `"id":"q"`, 1)))
+	for i := range 8 {
+		zs.Reset()
+		zs.WriteString(userLine(i, fmt.Sprintf("q%d", i)))
+		z = append(z, oneShotFrame([]byte(zs.String()))...)
+	}
+	writeBytes(t, filepath.Join(qDir, ZstdName), z)
+	ids := []string{"p", "q"}
+	ops := map[string]func(ctx context.Context, s *Store) (any, error){
+		"ListSessions": func(ctx context.Context, s *Store) (any, error) { return s.ListSessions(ctx) },
+		"ListSessionsWithTitles": func(ctx context.Context, s *Store) (any, error) {
+			h, ts, err := s.ListSessionsWithTitles(ctx)
+			return render(h, ts), err
+		},
+		"ReadTitles": func(ctx context.Context, s *Store) (any, error) {
+			ts, err := s.ReadTitles(ctx, ids)
+			for _, r := range ts {
+				if err == nil && r.Err != nil {
+					err = r.Err
+				}
+			}
+			return render(ts), err
+		},
+		"ReadSurface": func(ctx context.Context, s *Store) (any, error) {
+			var out []any
+			for _, id := range ids {
+				sf, err := s.ReadSurface(ctx, id)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, sf)
+			}
+			return render(out), nil
+		},
+		"WalkSurface": func(ctx context.Context, s *Store) (any, error) {
+			var texts []string
+			for _, id := range ids {
+				if _, err := s.WalkSurface(ctx, id, func(e *sessionref.Event) bool {
+					texts = append(texts, e.Content[0].Text)
+					return true
+				}); err != nil {
+					return nil, err
+				}
+			}
+			return render(texts), nil
+		},
+		"ReadOutline": func(ctx context.Context, s *Store) (any, error) {
+			var texts []string
+			for _, id := range ids {
+				o, err := s.ReadOutline(ctx, id)
+				if err != nil {
+					return nil, err
+				}
+				for i := range o.Messages {
+					tx, err := o.Text(ctx, i)
+					if err != nil {
+						return nil, err
+					}
+					texts = append(texts, tx)
+				}
+			}
+			return render(texts), nil
+		},
+		"CapturedSeqs": func(ctx context.Context, s *Store) (any, error) {
+			seqs, err := s.CapturedSeqs(ctx, ids)
+			var out []int64
+			for _, p := range seqs {
+				if p == nil {
+					return nil, errors.New("no captured seq")
+				}
+				out = append(out, *p)
+			}
+			return render(out), err
+		},
+		"Open": func(ctx context.Context, s *Store) (any, error) { return s.Open(ctx, "q") },
+	}
+	want := map[string]any{}
+	for name, op := range ops {
+		s, _ := Open(root)
+		got, err := op(context.Background(), s)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want[name] = got
+	}
+	for name, op := range ops {
+		t.Run(name, func(t *testing.T) {
+			for n := 0; ; n++ {
+				s, _ := Open(root)
+				_, err := op(newStopAfter(n), s)
+				if err == nil {
+					break
+				}
+				if n > 100000 {
+					t.Fatal("never done")
+				}
+				var le *LogError
+				if !errors.As(err, &le) || !errors.Is(err, context.Canceled) || strings.Count(err.Error(), root) != 1 {
+					t.Fatalf("stopped after %d looks: %T %v", n, err, err)
+				}
+				for other, op := range ops {
+					if got, err := op(context.Background(), s); err != nil || render(got) != render(want[other]) {
+						t.Fatalf("stopped after %d looks, then %s: %v %v, want %v", n, other, got, err, want[other])
+					}
+				}
+			}
+		})
+	}
+}
+
+// render is v as JSON: pointers followed, for comparing results.
+func render(vs ...any) string {
+	b, err := json.Marshal(vs)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }

@@ -616,6 +616,9 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 		}
 		infos = append(infos, s.header(ctx, f.path, f.fi))
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, ioErr(s.where(), err) // a header read was stopped: the listing is not whole
+	}
 	byID := make(map[string]idEntry, len(infos))
 	unread := map[string]error{}
 	first := make(map[string]int, len(infos)) // id → index in infos of its log
