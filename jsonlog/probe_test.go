@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -386,5 +387,61 @@ func TestLinesOfABigFrame(t *testing.T) {
 	}
 	if _, err := read(context.Background(), len(got)-1); err != nil {
 		t.Fatalf("after a cancelled line: %v", err)
+	}
+}
+
+// Many goroutines reading, dropping and forgetting logs through one
+// cache with a small budget: the cache ends within its budget, counting
+// exactly the entries it holds, and every read sees its file's lines.
+// Run it with -race.
+func TestCacheUnderConcurrency(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 12 {
+		p := filepath.Join(dir, fmt.Sprintf("%d.jsonl", i))
+		write(t, p, strings.Repeat(fmt.Sprintf("line %d\n", i), 10+i))
+		paths = append(paths, p)
+	}
+	l := New(Limits{CacheBytes: 4 * (EntryOverhead + 32*20)}, func(string) *lines { return &lines{max: DefaultMaxLineBytes} })
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 300 {
+				i := (g*7 + n) % len(paths)
+				switch {
+				case n%50 == 49 && g == 0:
+					l.Forget()
+				case n%17 == 0:
+					l.Drop(paths[i])
+				}
+				err := l.Use(context.Background(), paths[i], func(ix *lines, s Snapshot) error {
+					if len(ix.got) != 10+i || s.Lines != 10+i {
+						return fmt.Errorf("%s: %d lines", paths[i], len(ix.got))
+					}
+					return nil
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sum := int64(0)
+	for _, e := range l.files {
+		sum += e.size
+	}
+	if sum != l.used || l.used > l.lim.CacheBytes || len(l.files) == 0 {
+		t.Fatalf("%d entries counted %d bytes, hold %d; budget %d", len(l.files), l.used, sum, l.lim.CacheBytes)
 	}
 }
