@@ -576,3 +576,49 @@ func render(vs ...any) string {
 	}
 	return string(b)
 }
+
+// Listing odd files reads at most what a header needs and reports each
+// with a *LogError of a bad header; none is listed, none panics.
+func TestHeadOfOddFiles(t *testing.T) {
+	ctx := context.Background()
+	big := `{"type":"session","version":0,"id":"p","createdAt":1,"cwd":"/p","delegationDepth":0,"x":"` + strings.Repeat("x", 2<<20) + "\"}\n"
+	for name, data := range map[string]string{
+		"empty":                "",
+		"a newline":            "\n",
+		"NUL bytes":            "\x00\x00\x00\x00\n",
+		"a byte order mark":    "\ufeff" + probeHeader,
+		"no newline yet":       strings.TrimSuffix(probeHeader, "\n"),
+		"a 2 MiB header":       big,
+		"an array":             "[1,2,3]\n",
+		"a record first":       userLine(0, "x"),
+		"the header of a zstd": string(oneShotFrame([]byte(probeHeader))),
+	} {
+		for _, enc := range []string{RawName, ZstdName} {
+			t.Run(name+" "+enc, func(t *testing.T) {
+				root := t.TempDir()
+				raw := []byte(data)
+				if enc == ZstdName {
+					raw = oneShotFrame(raw)
+				}
+				writeBytes(t, probePath(t, root, enc), raw)
+				s, err := Open(root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				infos, err := s.Sessions(ctx)
+				if err != nil || len(infos) != 1 {
+					t.Fatalf("%+v %v", infos, err)
+				}
+				isLogError(t, "listing", infos[0].Err, ErrHeader)
+				if hs, err := s.ListSessions(ctx); err != nil || len(hs) != 0 {
+					t.Fatalf("listed: %+v %v", hs, err)
+				}
+				_, err = s.ReadSurface(ctx, "p")
+				var le *LogError
+				if !errors.As(err, &le) {
+					t.Fatalf("read: %T %v", err, err)
+				}
+			})
+		}
+	}
+}
