@@ -96,10 +96,12 @@ func (s *Store) engineErr(path string, err error) error {
 	switch {
 	case errors.As(err, &le):
 		return le
+	case errors.Is(err, context.Canceled):
+		return ioErr(path, context.Canceled) // stopped, whatever it was doing
+	case errors.Is(err, context.DeadlineExceeded):
+		return ioErr(path, context.DeadlineExceeded)
 	case errors.Is(err, jsonlog.ErrChanged):
 		return errChanged
-	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
-		return ioErr(path, err)
 	case !errors.As(err, &fe):
 		return ioErr(path, err)
 	}
@@ -151,6 +153,9 @@ func (s *Store) header(ctx context.Context, path string, fi os.FileInfo) Info {
 		}
 	}
 	info.Err = err
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return info // the read was stopped: nothing is known of the file
+	}
 	if opened != (jsonlog.Key{}) {
 		key = opened
 	}
@@ -348,7 +353,12 @@ func errorOf(path string, err error) error {
 	if errors.As(err, &le) {
 		return err
 	}
-	if errors.Is(err, jsonlog.ErrChanged) {
+	switch {
+	case errors.Is(err, context.Canceled):
+		err = context.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		err = context.DeadlineExceeded
+	case errors.Is(err, jsonlog.ErrChanged):
 		err = errChanged
 	}
 	return ioErr(path, err)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
@@ -567,6 +568,9 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 		}
 		infos = append(infos, s.header(ctx, f.path, f.fi))
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, ioErr(s.where(), err) // a header read was stopped: the listing is not whole
+	}
 	byID := make(map[string]idEntry, len(infos))
 	unread := map[string]error{}
 	first := make(map[string]int, len(infos)) // id → index in infos of its log
@@ -656,9 +660,9 @@ func (s *Store) files() ([]logFile, error) {
 		}
 		return []logFile{{path: s.single, fi: fi}}, nil
 	}
-	projects, err := os.ReadDir(s.root)
+	projects, err := s.readDir(s.root)
 	if err != nil {
-		return nil, ioErr(s.root, err)
+		return nil, err
 	}
 	var out []logFile
 	seen := map[string]bool{}
@@ -671,9 +675,9 @@ func (s *Store) files() ([]logFile, error) {
 		if !p.IsDir() {
 			continue
 		}
-		sessions, err := os.ReadDir(pdir)
+		sessions, err := s.readDir(pdir)
 		if err != nil {
-			out = append(out, logFile{path: pdir, err: ioErr(pdir, err)})
+			out = append(out, logFile{path: pdir, err: err})
 			continue
 		}
 		for _, sd := range sessions {
@@ -712,6 +716,20 @@ func (s *Store) files() ([]logFile, error) {
 	}
 	s.mu.Unlock()
 	return out, nil
+}
+
+// readDir reads the directory dir (os.ReadDir opens it as a directory:
+// a FIFO put in its place is refused, not waited on); anything but a
+// directory there is ErrNotRegular, as at Open.
+func (s *Store) readDir(dir string) ([]fs.DirEntry, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, syscall.ENOTDIR) {
+		return nil, &LogError{Path: dir, Err: ErrNotRegular, Detail: "not a directory"}
+	}
+	if err != nil {
+		return nil, ioErr(dir, err)
+	}
+	return ents, nil
 }
 
 // pathsOf finds the logs of ids from the last scan's index, scanning

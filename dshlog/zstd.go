@@ -19,7 +19,10 @@ type frame struct {
 	n         int  // its length in bytes, when complete
 	complete  bool // false: the bytes end inside it (torn, or being written)
 	skippable bool // a skippable frame: no content, passed over
-	hdr       zstd.Header
+	// blocksAt is, for a frame whose bytes end in its checksum (every
+	// block whole), where the checksum starts; 0 otherwise.
+	blocksAt int
+	hdr      zstd.Header
 }
 
 // nextFrame finds the zstd frame at the start of b: zstd.Header reads the
@@ -63,10 +66,11 @@ func nextFrame(b []byte) (frame, error) {
 		}
 	}
 	if f.hdr.HasCheckSum {
+		if pos+4 > len(b) {
+			f.blocksAt = pos
+			return f, nil
+		}
 		pos += 4
-	}
-	if pos > len(b) {
-		return f, nil
 	}
 	f.n, f.complete = pos, true
 	return f, nil
@@ -127,6 +131,14 @@ func (zstdFrames) Decode(ctx context.Context, data []byte, limit int64, emit fun
 	}
 	if fr.hdr.HasFCS && int64(fr.hdr.FrameContentSize) > limit {
 		return jsonlog.ErrTooLarge
+	}
+	if fr.blocksAt > 0 {
+		// Every block is there, only the checksum is not: the frame is
+		// decoded whole, as one without a checksum (its descriptor's
+		// checksum flag cleared), so its last block's lines are not lost.
+		data = bytes.Clone(data[:fr.blocksAt])
+		data[4] &^= 0x04
+		fr.complete = true
 	}
 	d := decoders.Get().(*zstd.Decoder)
 	defer decoders.Put(d)

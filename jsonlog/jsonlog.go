@@ -52,6 +52,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 )
@@ -423,6 +424,9 @@ func (l *Log[T]) update(ctx context.Context, path string, e *entry[T]) error {
 		return err
 	}
 	defer f.Close()
+	if e.ok {
+		key = settled(f, key, e.snap.Key)
+	}
 	if e.ok && key == e.snap.Key {
 		return nil
 	}
@@ -459,12 +463,28 @@ func (l *Log[T]) update(ctx context.Context, path string, e *entry[T]) error {
 	// A file rewritten while it was read may have given bytes of two
 	// versions: the read is not kept. One that only grew is what an
 	// append makes (the bytes read are where they were).
-	if fi, err := f.Stat(); err != nil || !grewOnly(KeyOf(fi), key, f, &e.snap) {
+	if fi, err := f.Stat(); err != nil || !grewOnly(settled(f, KeyOf(fi), key), key, f, &e.snap) {
 		e.ok = false
 		return fileErr(path, ErrChanged, errors.New("it was rewritten while it was read"))
 	}
 	e.ok = true
 	return nil
+}
+
+// settled is f's key, stat-ed again while it differs from want only in
+// its times at the same size: a write moves the file's times before its
+// size, so a stat in the midst of an append sees a same-size change that
+// is not one. A rewrite at the same size stays what it is.
+func settled(f *os.File, key, want Key) Key {
+	for i := 0; i < 64 && key != want && key.SameFile(want) && key.Size == want.Size; i++ {
+		runtime.Gosched()
+		fi, err := f.Stat()
+		if err != nil {
+			break
+		}
+		key = KeyOf(fi)
+	}
+	return key
 }
 
 // grewOnly reports whether the file f, now of key now and read at key
@@ -499,6 +519,8 @@ func (l *Log[T]) scan(ctx context.Context, f *os.File, fr Frames, from int64, ke
 		e.forkSnap = e.snap
 		e.forkSnap.offs = append(e.snap.offs, *e.sc.torn) // a copy: offs is clipped
 		e.forkSnap.Lines = e.sc.tornLines
+		sum := e.sc.tornSum
+		e.forkSnap.tornSum = &sum
 	}
 	return nil
 }
@@ -539,8 +561,9 @@ func (s *Snapshot) unchangedIn(f *os.File) bool {
 
 // Head reads the first line of the log at path, under the same rules as
 // a read, and no more of the file than that line needs (of a framed log,
-// its first frame until the line ends). A log with no whole first line
-// yet gives nil; a first line over maxLine bytes is ErrTooLarge.
+// its first frame until the line ends, and never more than maxLine plus
+// 256 KiB of it). A log with no whole first line yet gives nil; a first
+// line over maxLine bytes is ErrTooLarge.
 func (l *Log[T]) Head(ctx context.Context, path string, maxLine int) ([]byte, Key, error) {
 	f, key, err := open(path, math.MaxInt64) // a log over the cap still has a header to list
 
@@ -565,7 +588,7 @@ func (l *Log[T]) Head(ctx context.Context, path string, maxLine int) ([]byte, Ke
 		return nil
 	}
 	if fr := l.framesOf(path); fr != nil {
-		err = headFrame(ctx, f, fr, key.Size, take)
+		err = headFrame(ctx, f, fr, key.Size, maxLine, take)
 	} else {
 		err = headRaw(f, key.Size, take)
 	}
@@ -597,33 +620,45 @@ func headRaw(f *os.File, size int64, take func([]byte) error) error {
 			}
 			off += int64(n)
 		}
-		if n == 0 || err != nil && !errors.Is(err, io.EOF) {
+		if err != nil && !errors.Is(err, io.EOF) {
 			return err
+		}
+		if n == 0 {
+			return nil // the file shrank under the read: no whole line yet
 		}
 	}
 	return nil
 }
 
+// headSlack is what Head reads of a framed log beyond the longest first
+// line it takes: a frame's header and the rest of the block the line
+// ends in (a zstd block holds at most 128 KiB).
+const headSlack = 256 << 10
+
 // headFrame passes the text of a framed log's first frame to take,
-// reading the file until that frame is whole (or the file ends).
-func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, take func([]byte) error) error {
+// reading the file until that frame is whole, the file ends, or it has
+// read maxLine+headSlack bytes: a first line is in a frame's first
+// bytes, and the rest of a huge frame is not read.
+func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, maxLine int, take func([]byte) error) error {
 	var b []byte
-	for want := min(size, 64<<10); ; want = min(size, 2*want) {
+	limit := min(size, int64(maxLine)+headSlack)
+	for want := min(limit, 64<<10); ; want = min(limit, 2*want) {
 		b = make([]byte, want)
-		if _, err := f.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
+		got, err := f.ReadAt(b, 0)
+		if err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
+		b = b[:got] // shorter when the file shrank under the read
 		_, whole, err := fr.Frame(b)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrCorrupt, err)
 		}
-		if whole || want == size {
+		if whole || want == limit || int64(got) < want {
 			break
 		}
 	}
-	n, _, _ := fr.Frame(b)
-	if n > 0 {
-		b = b[:n]
+	if n, whole, _ := fr.Frame(b); whole && n > 0 && n <= len(b) {
+		b = b[:n] // a torn frame's length may be past the bytes there are
 	}
 	return fr.Decode(ctx, b, min(fr.MaxText(size), maxFrameText), take)
 }

@@ -3,11 +3,14 @@ package jsonlog
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"os"
+	"time"
 )
 
 // Snapshot says which bytes of which file an index was built from; it
@@ -31,20 +34,24 @@ type Snapshot struct {
 	tail    []byte
 	frames  Frames
 	offs    [][2]int64 // a framed log's frames: offset and length
+	// tornSum is, when the last of offs is a torn frame (being written),
+	// the hash of its bytes as they were indexed: a writer may still undo
+	// them and write others in their place.
+	tornSum *[32]byte
 }
 
 // Lines reads lines of a snapshot back, keeping the file open and, of a
 // raw log, a window of up to readAhead bytes read at once (a longer line
-// until the next one is read), of a framed log the text of the frame it
-// decoded last (up to keepFrame bytes). Closed, it keeps that frame's
-// text, and the next Line opens the file again, with the checks of
-// [Snapshot.Open].
+// until the next one is read), of a framed log the frame it decodes: its
+// whole text while it is small (up to keepFrame bytes), else the
+// decoder, left where the last line ended, and the text from there on
+// that it decoded. Closed, it keeps a frame decoded to its end, and the
+// next Line opens the file again, with the checks of [Snapshot.Open].
 type Lines struct {
 	s     *Snapshot
 	f     *os.File
-	frame int    // the frame whose text is kept, -1 for none
-	text  []byte // its text
-	win   []byte // a raw log's bytes from winAt, read ahead of a line asked for
+	cur   *cursor // the frame being read, nil for none
+	win   []byte  // a raw log's bytes from winAt, read ahead of a line asked for
 	winAt int64
 	reads int // reads of the raw log's bytes, for tests
 }
@@ -56,14 +63,16 @@ type Lines struct {
 const readAhead = 64 << 10
 
 // keepFrame is the most of one frame's text a reader keeps between
-// lines: a bigger frame is decoded again for each line, keeping only it.
+// lines: of a bigger frame it keeps the decoder and the text from the
+// last line read, so lines read in order decode the frame once, and a
+// line before the last one read decodes it again from its start.
 const keepFrame = 4 << 20
 
 // Open checks that the file is still the one indexed (the same file, no
 // shorter, not rewritten at its size, its bytes before End unchanged)
 // and opens it to read lines back. The caller closes the reader.
 func (s *Snapshot) Open() (*Lines, error) {
-	r := &Lines{s: s, frame: -1}
+	r := &Lines{s: s}
 	if err := r.open(); err != nil {
 		return nil, err
 	}
@@ -77,7 +86,7 @@ func (r *Lines) open() error {
 	if err != nil {
 		return err
 	}
-	if key != s.Key && (!key.SameFile(s.Key) || key.Size <= s.Key.Size) {
+	if key = settled(f, key, s.Key); key != s.Key && (!key.SameFile(s.Key) || key.Size <= s.Key.Size) {
 		f.Close()
 		return fileErr(s.Path, ErrChanged, nil) // replaced, shrunk, or rewritten at its size
 	}
@@ -90,9 +99,14 @@ func (r *Lines) open() error {
 	return nil
 }
 
-// Close closes the file (a later Line opens it again).
+// Close closes the file (a later Line opens it again) and stops a frame's
+// decoder that has not reached the frame's end.
 func (r *Lines) Close() error {
 	r.win = nil
+	if r.cur != nil && !r.cur.done {
+		r.cur.close()
+		r.cur = nil
+	}
 	if r.f == nil {
 		return nil
 	}
@@ -146,7 +160,10 @@ func (r *Lines) fill(at, end int64) error {
 	}
 	buf = buf[:size]
 	r.reads++
-	if _, err := r.f.ReadAt(buf, at); err != nil {
+	if _, err := r.f.ReadAt(buf, at); errors.Is(err, io.EOF) {
+		r.win = nil
+		return fileErr(r.s.Path, ErrChanged, fmt.Errorf("the file no longer reaches the line at offset %d", at))
+	} else if err != nil {
 		r.win = nil
 		return fileErr(r.s.Path, ErrUnreadable, err)
 	}
@@ -156,57 +173,117 @@ func (r *Lines) fill(at, end int64) error {
 
 var errEnough = errors.New("enough")
 
-// frameLine reads a line of a framed log back by decoding its frame.
+// frameLine reads a line of a framed log back by decoding its frame, or
+// going on decoding it from the line read last.
 func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) {
 	s := r.s
 	k, off := unpackPos(at)
 	if k < 0 || k >= len(s.offs) || n < 0 {
 		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no frame %d", k))
 	}
+	if c := r.cur; c == nil || c.k != k || off < c.base {
+		r.cur.close()
+		r.cur = nil
+		data := make([]byte, s.offs[k][1])
+		if _, err := r.f.ReadAt(data, s.offs[k][0]); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fileErr(s.Path, ErrUnreadable, err)
+		}
+		if s.tornSum != nil && k == len(s.offs)-1 && sha256.Sum256(data) != *s.tornSum {
+			return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("the torn frame %d was rewritten", k))
+		}
+		r.cur = newCursor(s.frames, k, data, s.frames.MaxText(s.Key.Size))
+	}
+	c := r.cur
 	want := off + int64(n) + 1
-	if r.frame == k {
-		if want > int64(len(r.text)) || r.text[want-1] != '\n' {
-			return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no line of %d bytes at %d in frame %d", n, off, k))
+	c.ctx = ctx
+	c.trim(off)
+	c.fill(off, want)
+	if err := c.err; err != nil {
+		r.cur.close() // a frame that failed (or a line cancelled) is decoded again
+		r.cur = nil
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, fileErr(s.Path, ErrUnreadable, err)
 		}
-		return bytes.Clone(r.text[off : want-1]), nil
-	}
-	data := make([]byte, s.offs[k][1])
-	if _, err := r.f.ReadAt(data, s.offs[k][0]); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fileErr(s.Path, ErrUnreadable, err)
-	}
-	var kept []byte
-	line := make([]byte, 0, n+1)
-	var seen int64
-	whole := true // the frame's text is kept while it is small
-	err := s.frames.Decode(ctx, data, s.frames.MaxText(s.Key.Size), func(p []byte) error {
-		if lo, hi := max(off, seen), min(want, seen+int64(len(p))); lo < hi {
-			line = append(line, p[lo-seen:hi-seen]...)
-		}
-		if whole && seen+int64(len(p)) <= keepFrame {
-			if k := len(kept) + len(p); k > cap(kept) { // doubling: twice the text at most
-				kept = append(make([]byte, 0, max(2*cap(kept), k)), kept...)
-			}
-			kept = append(kept, p...)
-		} else {
-			whole, kept = false, nil
-		}
-		seen += int64(len(p))
-		if !whole && seen >= want {
-			return errEnough
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errEnough) {
 		return nil, fileErr(s.Path, ErrChanged, err)
 	}
-	if whole {
-		r.frame, r.text = k, kept
-	}
-	if int64(len(line)) != int64(n)+1 || line[n] != '\n' {
+	if c.base+int64(len(c.win)) < want || c.win[want-1-c.base] != '\n' {
 		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no line of %d bytes at %d in frame %d", n, off, k))
 	}
-	return line[:n], nil
+	return bytes.Clone(c.win[off-c.base : want-1-c.base]), nil
 }
+
+// cursor is a frame being decoded a piece at a time, as lines ask.
+type cursor struct {
+	k    int
+	ctx  context.Context // the context of the line being read
+	next func() ([]byte, bool)
+	stop func()
+	done bool   // the frame is decoded to its end
+	err  error  // why decoding failed, if it did
+	base int64  // the offset in the frame's text of win
+	win  []byte // text decoded and kept, from base on
+}
+
+// newCursor starts decoding frame k, whose bytes are data.
+func newCursor(fr Frames, k int, data []byte, limit int64) *cursor {
+	c := &cursor{k: k}
+	c.next, c.stop = iter.Pull(func(yield func([]byte) bool) {
+		err := fr.Decode(cursorCtx{c}, data, limit, func(p []byte) error {
+			if !yield(p) {
+				return errEnough
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errEnough) {
+			c.err = err
+		}
+	})
+	return c
+}
+
+// keepsAll reports whether all the text decoded so far is kept: a frame
+// of at most keepFrame bytes is kept whole.
+func (c *cursor) keepsAll() bool { return c.base == 0 && len(c.win) <= keepFrame }
+
+// trim forgets the text before off, unless all the text so far is kept.
+func (c *cursor) trim(off int64) {
+	if c.keepsAll() || off <= c.base {
+		return
+	}
+	drop := min(off-c.base, int64(len(c.win)))
+	c.win = c.win[drop:] // its array is used on by append, or let go when it grows
+	c.base += drop
+}
+
+// fill decodes until the text from off up to want is in win (or the
+// frame ends), and on to the frame's end while it may be kept whole.
+func (c *cursor) fill(off, want int64) {
+	for !c.done && c.err == nil && (c.base+int64(len(c.win)) < want || c.keepsAll()) {
+		p, ok := c.next()
+		if !ok {
+			c.done = true
+			break
+		}
+		c.win = append(c.win, p...)
+		c.trim(off)
+	}
+}
+
+// close stops the decoder.
+func (c *cursor) close() {
+	if c != nil {
+		c.stop()
+	}
+}
+
+// cursorCtx is the context of the line a cursor is reading: the decoder
+// outlives one line.
+type cursorCtx struct{ c *cursor }
+
+func (x cursorCtx) Deadline() (time.Time, bool) { return x.c.ctx.Deadline() }
+func (x cursorCtx) Done() <-chan struct{}       { return x.c.ctx.Done() }
+func (x cursorCtx) Err() error                  { return x.c.ctx.Err() }
+func (x cursorCtx) Value(key any) any           { return x.c.ctx.Value(key) }
 
 // ReadLine reads back the line of length n (newline excluded) at at,
 // after the checks of [Snapshot.Open].

@@ -3,6 +3,7 @@ package jsonlog
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -163,6 +164,7 @@ type framedScan struct {
 	frames    [][2]int64 // each whole frame's offset and length, so far
 	decoded   int64      // text decoded from whole frames, so far
 	torn      *[2]int64  // a torn last frame's offset and length, if its lines were fed
+	tornSum   [32]byte   // the hash of its bytes, as they were fed
 	tornLines int        // lines so far, the torn frame's included
 }
 
@@ -172,12 +174,17 @@ type framedScan struct {
 // found and is extended.
 func scanFrames[T Indexer](ctx context.Context, f *os.File, fr Frames, from, size int64, maxLine int, sc *framedScan, ix T) (fork T, forked bool, err error) {
 	b := make([]byte, size-from)
-	if _, err := f.ReadAt(b, from); err != nil && !errors.Is(err, io.EOF) {
+	got, err := f.ReadAt(b, from)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return fork, false, err
 	}
+	b = b[:got] // a file cut short under the read ends in a torn frame; the caller sees it shrank
 	capText := fr.MaxText(size)
 	for off := 0; off < len(b); {
 		n, whole, ferr := fr.Frame(b[off:])
+		if ferr == nil && whole && (n <= 0 || n > len(b)-off) {
+			ferr = fmt.Errorf("a whole frame of %d bytes where %d remain", n, len(b)-off)
+		}
 		if ferr != nil {
 			return fork, false, fmt.Errorf("%w: frame at byte %d: %w", ErrCorrupt, from+int64(off), ferr)
 		}
@@ -193,6 +200,7 @@ func scanFrames[T Indexer](ctx context.Context, f *os.File, fr Frames, from, siz
 					return fork, false, frameErr(derr, from+int64(off))
 				}
 				sc.torn = &[2]int64{from + int64(off), int64(len(b) - off)}
+				sc.tornSum = sha256.Sum256(b[off:])
 				sc.tornLines = sp.lines
 			}
 			break
