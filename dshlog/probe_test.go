@@ -674,3 +674,24 @@ func TestLogReplacedByAnotherSession(t *testing.T) {
 		t.Fatalf("the title of p from r's log: %+v %v", ts, err)
 	}
 }
+
+// Decoding a frame costs what the frame holds, not a fresh 64 KiB buffer:
+// a log of a million empty frames (9 bytes each) took 22 s to read. The
+// bound leaves room for the race detector's pool, which drops a quarter
+// of what is put back (a decoder made again).
+func TestSmallFramesCostLittle(t *testing.T) {
+	empty := append(bytes.Clone(zstdMagic), 0x20, 0x00, 0x01, 0x00, 0x00) // no content, one empty raw block
+	z := zstdFrames{1 << 30}
+	const frames = 1000
+	var errs int
+	got := allocated(func() {
+		for range frames {
+			if err := z.Decode(context.Background(), empty, 1<<20, func([]byte) error { return nil }); err != nil {
+				errs++
+			}
+		}
+	})
+	if errs > 0 || got > frames*32<<10 {
+		t.Fatalf("%d empty frames allocated %d bytes (%d errors)", frames, got, errs)
+	}
+}
