@@ -445,3 +445,17 @@ func TestCacheUnderConcurrency(t *testing.T) {
 		t.Fatalf("%d entries counted %d bytes, hold %d; budget %d", len(l.files), l.used, sum, l.lim.CacheBytes)
 	}
 }
+
+// Frames that hold no line cost the index nothing: a log of many empty
+// frames keeps the places of the frames with lines only, and each line
+// still reads back.
+func TestEmptyFramesKeepNoPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.box")
+	data := box("h\n") + strings.Repeat(box(""), 1000) + box("a\nb\n") + strings.Repeat(box(""), 1000) + box("c\n")
+	write(t, path, data)
+	got, snap := useFramed(t, framedLog(1<<20), path)
+	if len(snap.offs) != 3 || len(got) != 4 {
+		t.Fatalf("%d places kept for %q", len(snap.offs), got)
+	}
+	checkLines(t, snap, got, false)
+}

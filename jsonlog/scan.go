@@ -137,7 +137,7 @@ func scanRaw(ctx context.Context, f *os.File, from, size int64, lines, maxLine i
 type framedScan struct {
 	end       int64      // the offset after the last whole frame
 	lines     int        // lines in whole frames, so far
-	frames    [][2]int64 // each whole frame's offset and length, so far
+	frames    [][2]int64 // each whole frame's offset and length, so far (of frames that held a line)
 	decoded   int64      // text decoded from whole frames, so far
 	torn      *[2]int64  // a torn last frame's offset and length, if its lines were fed
 	tornSum   [32]byte   // the hash of its bytes, as they were fed
@@ -193,7 +193,9 @@ func scanFrames[T Indexer](ctx context.Context, f *os.File, fr Frames, from, siz
 		if sp.partial() {
 			return fork, false, fmt.Errorf("%w: the frame at byte %d does not end with a whole line", ErrCorrupt, from+int64(off))
 		}
-		sc.frames = append(sc.frames, [2]int64{from + int64(off), int64(n)})
+		if sp.lines > sc.lines { // a frame of no line has no place to keep: numbers go to frames with lines
+			sc.frames = append(sc.frames, [2]int64{from + int64(off), int64(n)})
+		}
 		sc.lines, sc.decoded, sc.end = sp.lines, sc.decoded+sp.base, from+int64(off+n)
 		off += n
 	}
