@@ -459,3 +459,24 @@ func TestEmptyFramesKeepNoPlace(t *testing.T) {
 	}
 	checkLines(t, snap, got, false)
 }
+
+// A torn last line already over the cap is handed over as Long at once
+// (an indexer may stop there), and once only: completed by an append,
+// it is not handed over again, and the lines after it keep their
+// numbers and offsets.
+func TestTornLongLineOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	write(t, path, "a\n"+strings.Repeat("x", 10))
+	l, _ := newLog(Limits{MaxLineBytes: 4})
+	if got, snap := use(t, l, path); !slices.Equal(got, []string{"1@0:a", "2@2:long"}) || snap.End != 2 {
+		t.Fatalf("%q end %d", got, snap.End)
+	}
+	appendTo(t, path, "xx\nbb\n")
+	got, snap := use(t, l, path)
+	if want := []string{"1@0:a", "2@2:long", "3@15:bb"}; !slices.Equal(got, want) || snap.End != 18 || snap.Lines != 3 {
+		t.Fatalf("after the append: %q end %d lines %d, want %q", got, snap.End, snap.Lines, want)
+	}
+	if b, err := snap.ReadLine(15, 2); err != nil || string(b) != "bb" {
+		t.Fatalf("read back: %q %v", b, err)
+	}
+}

@@ -107,30 +107,36 @@ func identity(off int64) int64 { return off }
 // size the file had when opened: bytes appended meanwhile wait for the
 // next read). A last line with no newline is left unread. It returns
 // the offset after the last complete line and the count of lines so far.
-func scanRaw(ctx context.Context, f *os.File, from, size int64, lines, maxLine int, ix Indexer) (int64, int, error) {
+//
+// A last line with no newline that is already over maxLine was handed
+// over as Long (an indexer may stop there); inLong says so, and a scan
+// resumed from that line's start (resume) counts it on without handing
+// it over again.
+func scanRaw(ctx context.Context, f *os.File, from, size int64, lines, maxLine int, resume bool, ix Indexer) (end int64, n int, inLong bool, err error) {
 	sp := splitter{ctx: ctx, ix: ix, maxLine: maxLine, lines: lines, base: from, pos: identity}
+	sp.long = resume // its bytes are read again from its start, and only counted
 	buf := make([]byte, bufBytes)
 	for off := from; off < size; {
 		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
 		if n > 0 {
 			off += int64(n)
 			if werr := sp.write(buf[:n]); errors.Is(werr, errStopped) {
-				return sp.base, sp.lines, nil
+				return sp.base, sp.lines, sp.long, nil
 			} else if werr != nil {
-				return 0, 0, werr
+				return 0, 0, false, werr
 			}
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		if n == 0 {
 			break // the file shrank under the read: what was whole stands
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	return sp.base, sp.lines, nil
+	return sp.base, sp.lines, sp.long, nil
 }
 
 // framedScan is what a scan of a framed log found.
