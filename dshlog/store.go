@@ -445,7 +445,7 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 		}
 		p := places[i]
 		m, err := rd.message(ctx, p.seq, p.at, p.n, p.tlen, 0) // a projected message is no tool result
-		rd.close()                                             // the file is not held between calls; a frame's text is
+		rd.close()                                             // nothing is held between calls: each decodes its frame again
 		if err != nil {
 			return "", errorOf(rd.probe.path, err)
 		}
