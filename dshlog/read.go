@@ -209,9 +209,11 @@ func (s *Store) use(ctx context.Context, id string, read func(ix *index, snap js
 		if err != nil {
 			return err
 		}
-		err = s.usePath(ctx, path, read)
+		err = s.usePath(ctx, id, path, read)
 		switch {
-		case errors.Is(err, ErrNotFound) && !moved:
+		case errors.Is(err, errNotItsLog) && moved:
+			return s.notFound(id)
+		case (errors.Is(err, ErrNotFound) || errors.Is(err, errNotItsLog)) && !moved:
 			moved = true
 			s.mu.Lock()
 			if s.byID != nil { // the index is shared with readers: replace it
@@ -233,8 +235,12 @@ func (s *Store) use(ctx context.Context, id string, read func(ix *index, snap js
 	}
 }
 
-// usePath is use for the log at path, once.
-func (s *Store) usePath(ctx context.Context, path string, read func(ix *index, snap jsonlog.Snapshot) error) error {
+// errNotItsLog: the log at a session's path now holds another session
+// (it was replaced since it was listed); the session is looked up again.
+var errNotItsLog = errors.New("the log holds another session")
+
+// usePath is use for session id's log at path, once.
+func (s *Store) usePath(ctx context.Context, id, path string, read func(ix *index, snap jsonlog.Snapshot) error) error {
 	real, err := s.enginePath(path)
 	if err != nil {
 		return err
@@ -247,6 +253,9 @@ func (s *Store) usePath(ctx context.Context, path string, read func(ix *index, s
 		s.mu.Lock()
 		s.costs[path] = cost
 		s.mu.Unlock()
+		if ix.head.ID != nil && *ix.head.ID != id {
+			return errNotItsLog
+		}
 		if err := ix.readErr(); err != nil {
 			if real != path {
 				return relabel(err, path)

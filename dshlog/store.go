@@ -256,20 +256,21 @@ func (s *Store) ListSessionsWithTitles(ctx context.Context) ([]sessionref.Sessio
 	}
 	slices.SortFunc(listed, func(a, b Info) int { return newestFirst(a.Header, b.Header) })
 	headers := make([]sessionref.SessionHeader, len(listed))
-	paths := make([]string, len(listed))
+	paths, ids := make([]string, len(listed)), make([]string, len(listed))
 	for i, in := range listed {
-		headers[i], paths[i] = in.Header, in.Path
+		headers[i], paths[i], ids[i] = in.Header, in.Path, in.Header.ID
 	}
-	titles, err := s.titlesOf(ctx, paths)
+	titles, err := s.titlesOf(ctx, ids, paths)
 	if err != nil {
 		return nil, nil, err
 	}
 	return headers, titles, nil
 }
 
-// titlesOf finds the titles of the logs at paths ("" for none), a few
-// logs at a time (one per processor): each scan is independent.
-func (s *Store) titlesOf(ctx context.Context, paths []string) ([]sessionref.TitleResult, error) {
+// titlesOf finds the titles of sessions ids, whose logs are at paths
+// ("" for none), a few logs at a time (one per processor): each scan is
+// independent.
+func (s *Store) titlesOf(ctx context.Context, ids, paths []string) ([]sessionref.TitleResult, error) {
 	out := make([]sessionref.TitleResult, len(paths))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -277,7 +278,7 @@ func (s *Store) titlesOf(ctx context.Context, paths []string) ([]sessionref.Titl
 		wg.Go(func() {
 			for i := range next {
 				if paths[i] != "" {
-					out[i].Title, out[i].Err = s.title(ctx, paths[i])
+					out[i].Title, out[i].Err = s.titleOf(ctx, ids[i], paths[i])
 				}
 			}
 		})
@@ -310,7 +311,7 @@ func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.Titl
 			paths[i] = e.path
 		}
 	}
-	out, err := s.titlesOf(ctx, paths)
+	out, err := s.titlesOf(ctx, ids, paths)
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +402,7 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 			return "", fmt.Errorf("dshlog: outline message %d of %d", i, len(v.ranks))
 		}
 		m, err := v.message(ctx, i)
-		v.rd.close() // the file is not held between calls; a frame's text is
+		v.rd.close() // the file is not held between calls; a frame decoded to its end is
 		if err != nil {
 			return "", errorOf(v.rd.probe.path, err)
 		}

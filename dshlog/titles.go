@@ -97,6 +97,7 @@ const maxTitleLine = 1 << 20
 // keeps the title (a few hundred bytes) and is fed appended lines.
 type titleIndex struct {
 	path  string
+	id    string // the header's session id, "" when it has none
 	title *sessionref.Title
 	// tooLong is the line of the last title record longer than
 	// maxTitleLine, when no title record came after it; 0 when none.
@@ -110,6 +111,11 @@ func newTitleIndex(path string) *titleIndex { return &titleIndex{path: path} }
 
 // Line implements jsonlog.Indexer.
 func (t *titleIndex) Line(n int, _ int64, l []byte) {
+	if n == 1 {
+		if h, _, err := parseHeader(t.path, l); err == nil && h.ID != nil {
+			t.id = *h.ID
+		}
+	}
 	if !titleCandidate(l) {
 		return
 	}
@@ -160,6 +166,13 @@ func (t *titleIndex) result() (*sessionref.Title, error) {
 // title returns the log's last session/title record, reading only what
 // was not read before.
 func (s *Store) title(ctx context.Context, path string) (*sessionref.Title, error) {
+	return s.titleOf(ctx, "", path)
+}
+
+// titleOf is title for session id's log at path: a log that now holds
+// another session (replaced since it was listed) is ErrNotFound. An id
+// of "" is not checked.
+func (s *Store) titleOf(ctx context.Context, id, path string) (*sessionref.Title, error) {
 	for attempt := 0; ; attempt++ {
 		real, err := s.enginePath(path)
 		if err != nil {
@@ -167,6 +180,9 @@ func (s *Store) title(ctx context.Context, path string) (*sessionref.Title, erro
 		}
 		var title *sessionref.Title
 		err = s.titles.Use(ctx, real, func(t *titleIndex, _ jsonlog.Snapshot) error {
+			if id != "" && t.id != id {
+				return logErr(path, 1, ErrNotFound, "the log now holds session %q, not %q", t.id, id)
+			}
 			title, err = t.result()
 			return relabel(err, path)
 		})

@@ -86,8 +86,15 @@ var decoders = sync.Pool{New: func() any {
 	if err != nil {
 		panic(err) // only invalid options fail
 	}
-	return d
+	return &decoder{d: d, buf: make([]byte, 64<<10)}
 }}
+
+// decoder is a pooled decoder and the buffer its text is read into: a
+// log of many small frames does not make (and clear) a buffer a frame.
+type decoder struct {
+	d   *zstd.Decoder
+	buf []byte
+}
 
 // zstdFrames reads a zstd log's frames for the engine
 // ([jsonlog.Frames]): each frame holds whole lines, so a line is read
@@ -140,13 +147,13 @@ func (zstdFrames) Decode(ctx context.Context, data []byte, limit int64, emit fun
 		data[4] &^= 0x04
 		fr.complete = true
 	}
-	d := decoders.Get().(*zstd.Decoder)
-	defer decoders.Put(d)
+	pd := decoders.Get().(*decoder)
+	defer decoders.Put(pd)
+	d, buf := pd.d, pd.buf
 	if err := d.Reset(bytes.NewReader(data)); err != nil {
 		return err
 	}
 	defer d.Reset(nil)
-	buf := make([]byte, 64<<10)
 	var used int64
 	for idle := 0; ; {
 		if err := ctx.Err(); err != nil {

@@ -497,11 +497,11 @@ func grewOnly(now, was Key, f *os.File, s *Snapshot) bool {
 // scan reads f from from to key's size into e.
 func (l *Log[T]) scan(ctx context.Context, f *os.File, fr Frames, from int64, key Key, e *entry[T]) error {
 	if fr == nil {
-		end, lines, err := scanRaw(ctx, f, from, key.Size, e.snap.Lines, l.lim.MaxLineBytes, e.ix)
+		end, lines, inLong, err := scanRaw(ctx, f, from, key.Size, e.snap.Lines, l.lim.MaxLineBytes, from > 0 && e.snap.inLong, e.ix)
 		if err != nil {
 			return err
 		}
-		e.snap.Key, e.snap.End, e.snap.Lines, e.snap.Decoded = key, end, lines, end
+		e.snap.Key, e.snap.End, e.snap.Lines, e.snap.Decoded, e.snap.inLong = key, end, lines, end, inLong
 		return e.snap.stamp(f)
 	}
 	e.sc.torn = nil

@@ -212,7 +212,8 @@ func TestCancel(t *testing.T) {
 
 // FuzzScan: whatever the bytes and the line cap, the lines handed over
 // are exactly the file's complete lines (or their lengths), in order,
-// and reading one back returns it.
+// and a torn tail already over the cap (by its length), and reading one
+// back returns it.
 func FuzzScan(f *testing.F) {
 	f.Add([]byte("a\nbb\n\nccc"), uint8(2))
 	f.Add([]byte("\n\n\n"), uint8(0))

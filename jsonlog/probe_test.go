@@ -445,3 +445,38 @@ func TestCacheUnderConcurrency(t *testing.T) {
 		t.Fatalf("%d entries counted %d bytes, hold %d; budget %d", len(l.files), l.used, sum, l.lim.CacheBytes)
 	}
 }
+
+// Frames that hold no line cost the index nothing: a log of many empty
+// frames keeps the places of the frames with lines only, and each line
+// still reads back.
+func TestEmptyFramesKeepNoPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.box")
+	data := box("h\n") + strings.Repeat(box(""), 1000) + box("a\nb\n") + strings.Repeat(box(""), 1000) + box("c\n")
+	write(t, path, data)
+	got, snap := useFramed(t, framedLog(1<<20), path)
+	if len(snap.offs) != 3 || len(got) != 4 {
+		t.Fatalf("%d places kept for %q", len(snap.offs), got)
+	}
+	checkLines(t, snap, got, false)
+}
+
+// A torn last line already over the cap is no line yet: completed by
+// an append, it is handed over as Long once, with its length, and the
+// lines after it keep their numbers and offsets (its bytes before the
+// append are only counted again, not gathered).
+func TestTornLongLineOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	write(t, path, "a\n"+strings.Repeat("x", 10))
+	l, _ := newLog(Limits{MaxLineBytes: 4})
+	if got, snap := use(t, l, path); !slices.Equal(got, []string{"1@0:a"}) || snap.End != 2 || snap.Lines != 1 {
+		t.Fatalf("%q end %d", got, snap.End)
+	}
+	appendTo(t, path, "xx\nbb\n")
+	got, snap := use(t, l, path)
+	if want := []string{"1@0:a", "2@2:long(12)", "3@15:bb"}; !slices.Equal(got, want) || snap.End != 18 || snap.Lines != 3 {
+		t.Fatalf("after the append: %q end %d lines %d, want %q", got, snap.End, snap.Lines, want)
+	}
+	if b, err := snap.ReadLine(15, 2); err != nil || string(b) != "bb" {
+		t.Fatalf("read back: %q %v", b, err)
+	}
+}

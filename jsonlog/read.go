@@ -38,6 +38,9 @@ type Snapshot struct {
 	// the hash of its bytes as they were indexed: a writer may still undo
 	// them and write others in their place.
 	tornSum *[32]byte
+	// inLong: a raw log's last line, with no newline yet, is over the
+	// line cap and was handed over as Long (Lines counts it).
+	inLong bool
 }
 
 // Lines reads lines of a snapshot back, keeping the file open and, of a

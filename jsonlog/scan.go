@@ -124,8 +124,14 @@ var scanBufs = sync.Pool{New: func() any { return new([bufBytes]byte) }}
 // size the file had when opened: bytes appended meanwhile wait for the
 // next read). A last line with no newline is left unread. It returns
 // the offset after the last complete line and the count of lines so far.
-func scanRaw(ctx context.Context, f *os.File, from, size int64, lines, maxLine int, ix Indexer) (int64, int, error) {
+//
+// A last line with no newline that is already over maxLine was handed
+// over as Long (an indexer may stop there); inLong says so, and a scan
+// resumed from that line's start (resume) counts it on without handing
+// it over again.
+func scanRaw(ctx context.Context, f *os.File, from, size int64, lines, maxLine int, resume bool, ix Indexer) (end int64, n int, inLong bool, err error) {
 	sp := splitter{ctx: ctx, ix: ix, maxLine: maxLine, lines: lines, base: from, pos: identity}
+	sp.long = resume // its bytes are read again from its start, and only counted
 	var buf []byte
 	if size-from < bufBytes {
 		buf = make([]byte, max(size-from, 1)) // a small log needs no more
@@ -139,29 +145,29 @@ func scanRaw(ctx context.Context, f *os.File, from, size int64, lines, maxLine i
 		if n > 0 {
 			off += int64(n)
 			if werr := sp.write(buf[:n]); errors.Is(werr, errStopped) {
-				return sp.base, sp.lines, nil
+				return sp.base, sp.lines, sp.long, nil
 			} else if werr != nil {
-				return 0, 0, werr
+				return 0, 0, false, werr
 			}
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		if n == 0 {
 			break // the file shrank under the read: what was whole stands
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	return sp.base, sp.lines, nil
+	return sp.base, sp.lines, sp.long, nil
 }
 
 // framedScan is what a scan of a framed log found.
 type framedScan struct {
 	end       int64      // the offset after the last whole frame
 	lines     int        // lines in whole frames, so far
-	frames    [][2]int64 // each whole frame's offset and length, so far
+	frames    [][2]int64 // each whole frame's offset and length, so far (of frames that held a line)
 	decoded   int64      // text decoded from whole frames, so far
 	torn      *[2]int64  // a torn last frame's offset and length, if its lines were fed
 	tornSum   [32]byte   // the hash of its bytes, as they were fed
@@ -217,7 +223,9 @@ func scanFrames[T Indexer](ctx context.Context, f *os.File, fr Frames, from, siz
 		if sp.partial() {
 			return fork, false, fmt.Errorf("%w: the frame at byte %d does not end with a whole line", ErrCorrupt, from+int64(off))
 		}
-		sc.frames = append(sc.frames, [2]int64{from + int64(off), int64(n)})
+		if sp.lines > sc.lines { // a frame of no line has no place to keep: numbers go to frames with lines
+			sc.frames = append(sc.frames, [2]int64{from + int64(off), int64(n)})
+		}
 		sc.lines, sc.decoded, sc.end = sp.lines, sc.decoded+sp.base, from+int64(off+n)
 		off += n
 	}
