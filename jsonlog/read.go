@@ -45,6 +45,10 @@ type Lines struct {
 	win   []byte // a raw log's bytes from winAt, read ahead of a line asked for
 	winAt int64
 	reads int // reads of the raw log's bytes, for tests
+	// big is a frame found too big to keep, whose lines are read from st,
+	// a decode of it that goes on as they are read; -1 for none.
+	big int
+	st  *stream
 }
 
 // readAhead is how much of a raw log a reader reads at once, from the
@@ -74,11 +78,12 @@ func (s *Snapshot) Open() (*Lines, error) {
 		f.Close()
 		return nil, fileErr(s.Path, ErrChanged, nil)
 	}
-	return &Lines{s: s, f: f, frame: -1}, nil
+	return &Lines{s: s, f: f, frame: -1, big: -1}, nil
 }
 
 // Close closes the file.
 func (r *Lines) Close() error {
+	r.stopStream()
 	r.win, r.text, r.frame = nil, nil, -1
 	return r.f.Close()
 }
@@ -147,14 +152,17 @@ func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) 
 		}
 		return bytes.Clone(r.text[off : want-1]), nil
 	}
-	data := make([]byte, s.offs[k][1])
-	if _, err := r.f.ReadAt(data, s.offs[k][0]); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fileErr(s.Path, ErrUnreadable, err)
+	if k == r.big {
+		return r.streamLine(ctx, k, off, want)
+	}
+	data, err := r.frameData(k)
+	if err != nil {
+		return nil, err
 	}
 	var kept, line []byte
 	var seen int64
 	whole := true // the frame's text is kept while it is small
-	err := s.frames.Decode(ctx, data, s.frames.MaxText(s.Key.Size), func(p []byte) error {
+	err = s.frames.Decode(ctx, data, s.frames.MaxText(s.Key.Size), func(p []byte) error {
 		if lo, hi := max(off, seen), min(want, seen+int64(len(p))); lo < hi {
 			line = append(line, p[lo-seen:hi-seen]...)
 		}
@@ -174,11 +182,22 @@ func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) 
 	}
 	if whole {
 		r.frame, r.text = k, kept
+	} else {
+		r.big = k // its next lines are read on from a stream of it
 	}
 	if int64(len(line)) != int64(n)+1 || line[n] != '\n' {
 		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no line of %d bytes at %d in frame %d", n, off, k))
 	}
 	return line[:n], nil
+}
+
+// frameData reads frame k's bytes.
+func (r *Lines) frameData(k int) ([]byte, error) {
+	data := make([]byte, r.s.offs[k][1])
+	if _, err := r.f.ReadAt(data, r.s.offs[k][0]); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fileErr(r.s.Path, ErrUnreadable, err)
+	}
+	return data, nil
 }
 
 // ReadLine reads back the line of length n (newline excluded) at at,
