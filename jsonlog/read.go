@@ -123,6 +123,9 @@ func (r *Lines) Close() error {
 // did. The line is valid until the next call.
 func (r *Lines) Line(ctx context.Context, at int64, n int) ([]byte, error) {
 	s := r.s
+	if err := ctx.Err(); err != nil {
+		return nil, fileErr(s.Path, ErrUnreadable, err)
+	}
 	if r.f == nil {
 		if err := r.open(); err != nil {
 			return nil, err
