@@ -349,11 +349,8 @@ func (s *Store) ReadCost(id string) int64 {
 func (s *Store) ReadSurface(ctx context.Context, id string) (sessionref.Surface, error) {
 	var out sessionref.Surface
 	err := s.read(ctx, id, false, func(v *view) error {
-		out = sessionref.Surface{Session: headerOf(v.head), CapturedThroughSeq: v.captured, Events: make([]sessionref.Event, 0, v.len())}
-		return v.each(ctx, func(m sessionref.Event) bool {
-			out.Events = append(out.Events, m)
-			return true
-		})
+		out = sessionref.Surface{Session: headerOf(v.head), CapturedThroughSeq: v.captured, Events: make([]sessionref.Event, v.len())}
+		return v.all(ctx, out.Events)
 	})
 	if err != nil {
 		return sessionref.Surface{}, err

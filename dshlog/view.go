@@ -1,8 +1,10 @@
 package dshlog
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
@@ -98,6 +100,37 @@ func (v *view) each(ctx context.Context, fn func(m sessionref.Event) bool) error
 			if !fn(m) {
 				return nil
 			}
+		}
+	}
+	return nil
+}
+
+// all reads the whole surface into out (v.len() long), its messages in
+// the order of their lines in the file (a replace puts surface order out
+// of file order, and a frame too big to keep is read on from where its
+// last line was, not again from its start), then the closers.
+func (v *view) all(ctx context.Context, out []sessionref.Event) error {
+	defer v.rd.close()
+	order := make([]int32, len(v.ranks)) // indexes in ranks, by their lines' places
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(v.at[v.ranks[a]], v.at[v.ranks[b]]) })
+	for k, i := range order {
+		if k&1023 == 1023 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		m, err := v.message(ctx, int(i))
+		if err != nil {
+			return err
+		}
+		out[i] = m
+	}
+	k := len(v.ranks)
+	for c := range v.closers {
+		if e := &v.closers[c]; e.isMessage() {
+			out[k], _ = e.message()
+			k++
 		}
 	}
 	return nil
