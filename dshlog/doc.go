@@ -39,6 +39,12 @@
 // every line finds. A title record longer than 1 MiB is not read: the
 // session's title is then an ErrTooLarge error, not an earlier title.
 //
+// A context that ends stops a read with a *LogError wrapping its error,
+// and the read caches nothing. A listed log replaced by another
+// session's log is not read as the session asked for (ErrNotFound); a
+// root or project directory that stops being a directory is
+// ErrNotRegular.
+//
 // Files are hostile: only regular files are opened, without blocking
 // (a session read by id whose log is a FIFO, socket, device, directory
 // or link gets that file's ErrNotRegular error, as listing does, and
@@ -131,8 +137,11 @@
 //     buffer doubled as it grows; at most 16 MiB, a longer one is
 //     ErrTooLarge), and for a zstd log its compressed bytes and a
 //     decoder's window (at most 16 MiB); reading a message back holds
-//     its line, or its frame's text up to 4 MiB (a bigger frame is
-//     decoded again for each line, keeping only the line).
+//     a 64 KiB window of a raw log, or its frame's text up to 4 MiB (of
+//     a bigger frame, the decoder and the text from the last line read:
+//     lines in file order decode it once, a step back decodes it again
+//     from its start; ReadSurface reads in file order, a walk in surface
+//     order).
 //     [Store.ReadCost] tells what the last read of a session held so, for
 //     an indexer that reads several at once (discover's ReadCoster);
 //   - at most CacheBytes ([WithCacheBytes], 64 MiB) of indexes are kept
