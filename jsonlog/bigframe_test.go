@@ -107,3 +107,47 @@ func TestBigFrameReadInOrder(t *testing.T) {
 		runtime.Gosched()
 	}
 }
+
+// Lines of a big frame read newest first, the reader closed between them
+// (as Prepare reads an outline's texts), cost one decode of the frame
+// while they stay within keepBehind of the first one read.
+func TestBigFrameReadBackwardsAcrossCloses(t *testing.T) {
+	var text strings.Builder
+	var places []int64
+	for i := 0; text.Len() <= keepFrame+keepFrame/2; i++ {
+		places = append(places, int64(text.Len()))
+		fmt.Fprintf(&text, "line %d %s\n", i, strings.Repeat("y", i%150))
+	}
+	all := text.String()
+	path := filepath.Join(t.TempDir(), "log.box")
+	write(t, path, box(all))
+	decoded := new(atomic.Int64)
+	l := New(Limits{}, func(string) *forking { return &forking{} })
+	l.SetFraming(func(string) Frames { return counting{boxes{max: 1 << 30}, decoded} })
+	_, snap := useFramed(t, l, path)
+	r, err := snap.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded.Store(0)
+	last := len(places) - 1
+	read := 0
+	for i := last; i >= 0 && places[last]-places[i] < keepBehind-1<<10; i-- {
+		end := int64(len(all))
+		if i < last {
+			end = places[i+1]
+		}
+		b, err := r.Line(context.Background(), framePos(0, places[i]), int(end-places[i]-1))
+		if err != nil || string(b) != all[places[i]:end-1] {
+			t.Fatalf("line %d: %q %v", i, b, err)
+		}
+		r.Close()
+		read++
+	}
+	if got := decoded.Load(); got > int64(len(all))+64<<10 {
+		t.Fatalf("%d lines read back to front decoded %d bytes of a %d-byte frame", read, got, len(all))
+	}
+	if read < 1000 {
+		t.Fatalf("only %d lines read", read)
+	}
+}

@@ -48,8 +48,9 @@ type Snapshot struct {
 // until the next one is read), of a framed log the frame it decodes: its
 // whole text while it is small (up to keepFrame bytes), else the
 // decoder, left where the last line ended, and the text from there on
-// that it decoded. Closed, it keeps a frame decoded to its end, and the
-// next Line opens the file again, with the checks of [Snapshot.Open].
+// that it decoded. Closed, it stops the decoder and keeps the frame's
+// text it holds, and the next Line opens the file again, with the
+// checks of [Snapshot.Open].
 type Lines struct {
 	s     *Snapshot
 	f     *os.File
@@ -66,9 +67,10 @@ type Lines struct {
 const readAhead = 64 << 10
 
 // keepFrame is the most of one frame's text a reader keeps between
-// lines: of a bigger frame it keeps the decoder and the text from the
-// last line read, so lines read in order decode the frame once, and a
-// line before the last one read decodes it again from its start.
+// lines: of a bigger frame it keeps the decoder and the text from
+// keepBehind before the last line read, so lines read in order decode
+// the frame once, lines read a little way back too, and a line further
+// back decodes it again from its start.
 const keepFrame = 4 << 20
 
 // Open checks that the file is still the one indexed (the same file, no
@@ -103,13 +105,10 @@ func (r *Lines) open() error {
 }
 
 // Close closes the file (a later Line opens it again) and stops a frame's
-// decoder that has not reached the frame's end.
+// decoder; the frame's text it keeps stays, for lines read after.
 func (r *Lines) Close() error {
 	r.win = nil
-	if r.cur != nil && !r.cur.done {
-		r.cur.close()
-		r.cur = nil
-	}
+	r.cur.close()
 	if r.f == nil {
 		return nil
 	}
@@ -187,7 +186,8 @@ func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) 
 	if k < 0 || k >= len(s.offs) || n < 0 {
 		return nil, fileErr(s.Path, ErrChanged, fmt.Errorf("no frame %d", k))
 	}
-	if c := r.cur; c == nil || c.k != k || off < c.base {
+	want := off + int64(n) + 1
+	if c := r.cur; c == nil || c.k != k || off < c.base || c.shut && !c.done && want > c.base+int64(len(c.win)) {
 		r.cur.close()
 		r.cur = nil
 		data := make([]byte, s.offs[k][1])
@@ -200,7 +200,6 @@ func (r *Lines) frameLine(ctx context.Context, at int64, n int) ([]byte, error) 
 		r.cur = newCursor(s.frames, k, data, s.frames.MaxText(s.Key.Size))
 	}
 	c := r.cur
-	want := off + int64(n) + 1
 	c.ctx = ctx
 	c.trim(off)
 	c.fill(off, want)
@@ -225,6 +224,7 @@ type cursor struct {
 	next func() ([]byte, bool)
 	stop func()
 	done bool   // the frame is decoded to its end
+	shut bool   // the decoder is stopped: what win holds is all it has
 	err  error  // why decoding failed, if it did
 	base int64  // the offset in the frame's text of win
 	win  []byte // text decoded and kept, from base on
@@ -251,12 +251,18 @@ func newCursor(fr Frames, k int, data []byte, limit int64) *cursor {
 // of at most keepFrame bytes is kept whole.
 func (c *cursor) keepsAll() bool { return c.base == 0 && len(c.win) <= keepFrame }
 
-// trim forgets the text before off, unless all the text so far is kept.
+// keepBehind is how much text before the line read last a cursor keeps:
+// lines read a little way back (Prepare asks for the newest messages
+// first, then older ones) are served without decoding the frame again.
+const keepBehind = 4 << 20
+
+// trim forgets the text more than keepBehind before off, unless all the
+// text so far is kept.
 func (c *cursor) trim(off int64) {
-	if c.keepsAll() || off <= c.base {
+	if c.keepsAll() || off-keepBehind <= c.base {
 		return
 	}
-	drop := min(off-c.base, int64(len(c.win)))
+	drop := min(off-keepBehind-c.base, int64(len(c.win)))
 	c.win = c.win[drop:] // its array is used on by append, or let go when it grows
 	c.base += drop
 }
@@ -264,7 +270,7 @@ func (c *cursor) trim(off int64) {
 // fill decodes until the text from off up to want is in win (or the
 // frame ends), and on to the frame's end while it may be kept whole.
 func (c *cursor) fill(off, want int64) {
-	for !c.done && c.err == nil && (c.base+int64(len(c.win)) < want || c.keepsAll()) {
+	for !c.done && !c.shut && c.err == nil && (c.base+int64(len(c.win)) < want || c.keepsAll()) {
 		p, ok := c.next()
 		if !ok {
 			c.done = true
@@ -275,9 +281,10 @@ func (c *cursor) fill(off, want int64) {
 	}
 }
 
-// close stops the decoder.
+// close stops the decoder; the text it decoded stays.
 func (c *cursor) close() {
-	if c != nil {
+	if c != nil && !c.shut {
+		c.shut = true
 		c.stop()
 	}
 }
