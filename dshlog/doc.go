@@ -138,10 +138,12 @@
 //     ErrTooLarge), and for a zstd log its compressed bytes and a
 //     decoder's window (at most 16 MiB); reading a message back holds
 //     a 64 KiB window of a raw log, or its frame's text up to 4 MiB (of
-//     a bigger frame, the decoder and the text from the last line read:
-//     lines in file order decode it once, a step back decodes it again
-//     from its start; ReadSurface reads in file order, a walk in surface
-//     order).
+//     a bigger frame, the decoder and the text from 4 MiB before the
+//     last line read: lines in file order decode it once, and so do
+//     lines a little way back, as Prepare reads them, newest first; a
+//     step further back decodes it again from its start; ReadSurface
+//     reads in file order, a walk in surface order). An outline keeps
+//     that text between its Text calls, until Prepare lets it go.
 //     [Store.ReadCost] tells what the last read of a session held so, for
 //     an indexer that reads several at once (discover's ReadCoster);
 //   - at most CacheBytes ([WithCacheBytes], 64 MiB) of indexes are kept
