@@ -91,21 +91,11 @@ var errChanged = errors.New("the file changed while it was read")
 // engineErr is a *LogError for an error of the engine about the log at
 // path.
 func (s *Store) engineErr(path string, err error) error {
-	var le *LogError
 	var fe *jsonlog.FileError
-	switch {
-	case errors.As(err, &le):
-		return le
-	case errors.Is(err, context.Canceled):
-		return ioErr(path, context.Canceled) // stopped, whatever it was doing
-	case errors.Is(err, context.DeadlineExceeded):
-		return ioErr(path, context.DeadlineExceeded)
-	case errors.Is(err, jsonlog.ErrChanged):
-		return errChanged
-	case !errors.As(err, &fe):
-		return ioErr(path, err)
+	if !errors.As(err, &fe) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, jsonlog.ErrChanged) {
+		return errorOf(path, err)
 	}
-	detail := strings.TrimPrefix(fe.Err.Error(), "")
+	detail := fe.Err.Error()
 	switch {
 	case errors.Is(err, jsonlog.ErrNotRegular):
 		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 && s.root != "" {
@@ -198,40 +188,62 @@ func retry(ctx context.Context, attempt int) error {
 // retryPause is the first wait before reading a changed file again.
 var retryPause = 5 * time.Millisecond
 
+// whileChanged runs attempt, again (up to five times, waiting a little
+// longer each time) while it fails because the log changed under it;
+// attempt returns the log's path, which errors name. A log that keeps
+// changing is an error too.
+func whileChanged(ctx context.Context, attempt func() (path string, err error)) error {
+	for n := 0; ; n++ {
+		path, err := attempt()
+		switch {
+		case !errors.Is(err, errChanged):
+			return err
+		case n == 5:
+			return ioErr(path, errChanged) // it kept changing while it was read
+		}
+		if err := retry(ctx, n); err != nil {
+			return ioErr(path, err)
+		}
+	}
+}
+
 // use runs read over the index of session id's log, brought up to date
-// with the file, again (up to five times) while the file changes under
-// the read. A log that moved or vanished since the last scan is looked
-// up once more. read must not keep the index.
+// with the file, again while the file changes under the read
+// (whileChanged). A log that moved or vanished since the last scan, or
+// now holds another session, is looked up once more. read must not keep
+// the index.
 func (s *Store) use(ctx context.Context, id string, read func(ix *index, snap jsonlog.Snapshot) error) error {
 	moved := false
-	for attempt := 0; ; attempt++ {
-		path, err := s.pathOf(ctx, id)
-		if err != nil {
-			return err
-		}
-		err = s.usePath(ctx, id, path, read)
-		switch {
-		case errors.Is(err, errNotItsLog) && moved:
-			return s.notFound(id)
-		case (errors.Is(err, ErrNotFound) || errors.Is(err, errNotItsLog)) && !moved:
-			moved = true
-			s.mu.Lock()
-			if s.byID != nil { // the index is shared with readers: replace it
-				idx := maps.Clone(s.byID)
-				delete(idx, id)
-				s.byID = idx
+	return whileChanged(ctx, func() (string, error) {
+		for {
+			path, err := s.pathOf(ctx, id)
+			if err != nil {
+				return "", err
 			}
-			s.mu.Unlock()
-			continue
-		case errors.Is(err, errChanged) && attempt < 5:
-			if err := retry(ctx, attempt); err != nil {
-				return ioErr(path, err)
+			err = s.usePath(ctx, id, path, read)
+			gone := errors.Is(err, ErrNotFound) || errors.Is(err, errNotItsLog)
+			switch {
+			case gone && !moved:
+				moved = true
+				s.forgetID(id)
+				continue
+			case errors.Is(err, errNotItsLog):
+				return path, s.notFound(id)
 			}
-			continue
-		case errors.Is(err, errChanged):
-			return ioErr(path, err) // it kept changing while it was read
+			return path, err
 		}
-		return err
+	})
+}
+
+// forgetID drops id from the index of the last scan, so the next look
+// up scans again.
+func (s *Store) forgetID(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byID != nil { // the index is shared with readers: replace it
+		idx := maps.Clone(s.byID)
+		delete(idx, id)
+		s.byID = idx
 	}
 }
 

@@ -3,7 +3,6 @@ package dshlog
 import (
 	"bytes"
 	"context"
-	"errors"
 	"strings"
 	"unicode/utf8"
 
@@ -173,29 +172,27 @@ func (s *Store) title(ctx context.Context, path string) (*sessionref.Title, erro
 // another session (replaced since it was listed) is ErrNotFound. An id
 // of "" is not checked.
 func (s *Store) titleOf(ctx context.Context, id, path string) (*sessionref.Title, error) {
-	for attempt := 0; ; attempt++ {
+	var title *sessionref.Title
+	err := whileChanged(ctx, func() (string, error) {
 		real, err := s.enginePath(path)
 		if err != nil {
-			return nil, err
+			return path, err
 		}
-		var title *sessionref.Title
 		err = s.titles.Use(ctx, real, func(t *titleIndex, _ jsonlog.Snapshot) error {
 			if id != "" && t.id != id {
 				return logErr(path, 1, ErrNotFound, "the log now holds session %q, not %q", t.id, id)
 			}
+			var err error
 			title, err = t.result()
 			return relabel(err, path)
 		})
-		if err == nil {
-			return title, nil
+		if err != nil {
+			return path, s.engineErr(path, err)
 		}
-		err = s.engineErr(path, err)
-		if errors.Is(err, errChanged) && attempt < 5 {
-			if err := retry(ctx, attempt); err != nil {
-				return nil, ioErr(path, err)
-			}
-			continue
-		}
+		return path, nil
+	})
+	if err != nil {
 		return nil, err
 	}
+	return title, nil
 }

@@ -3,7 +3,6 @@ package dshlog
 import (
 	"cmp"
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/dshkit/mentions/jsonlog"
@@ -136,24 +135,18 @@ func (v *view) all(ctx context.Context, out []sessionref.Event) error {
 	return nil
 }
 
-// read runs fn over a view of session id's log, again (up to five
-// times) while the log changes under fn's reads.
+// read runs fn over a view of session id's log, again while the log
+// changes under fn's reads (whileChanged).
 func (s *Store) read(ctx context.Context, id string, projected bool, fn func(v *view) error) error {
-	for attempt := 0; ; attempt++ {
+	return whileChanged(ctx, func() (string, error) {
 		v, err := s.viewOf(ctx, id, projected)
 		if err != nil {
-			return err
+			return "", err
 		}
-		err = fn(v)
-		switch {
-		case err == nil:
-			return nil
-		case (errors.Is(err, errChanged) || errors.Is(err, jsonlog.ErrChanged)) && attempt < 5:
-			if err := retry(ctx, attempt); err != nil {
-				return ioErr(v.rd.probe.path, err)
-			}
-			continue
+		path := v.rd.probe.path
+		if err := fn(v); err != nil {
+			return path, errorOf(path, err)
 		}
-		return errorOf(v.rd.probe.path, err)
-	}
+		return path, nil
+	})
 }
