@@ -14,6 +14,7 @@ import (
 
 	"github.com/dshkit/mentions/agentlog"
 	"github.com/dshkit/mentions/agentlog/claudecode"
+	"github.com/dshkit/mentions/agentlog/internal/logtest"
 	"github.com/dshkit/mentions/jsonlog"
 	"github.com/dshkit/mentions/sessionref"
 )
@@ -31,32 +32,11 @@ func fixture(t *testing.T) []byte {
 }
 
 // firstLines is the fixture's first n lines, each with its newline.
-func firstLines(t *testing.T, n int) []byte {
-	t.Helper()
-	b := fixture(t)
-	off := 0
-	for range n {
-		off += bytes.IndexByte(b[off:], '\n') + 1
-	}
-	return b[:off]
-}
+func firstLines(t *testing.T, n int) []byte { return logtest.FirstLines(fixture(t), n) }
 
 // root makes a projects directory holding the given transcripts, by
 // path below it.
-func root(t *testing.T, files map[string][]byte) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+func root(t *testing.T, files map[string][]byte) string { return logtest.Tree(t, files) }
 
 func open(t *testing.T, dir string, opts ...agentlog.Option) *agentlog.Store {
 	t.Helper()
@@ -76,24 +56,7 @@ type turn struct {
 
 func turns(t *testing.T, s sessionref.Surface) []turn {
 	t.Helper()
-	if err := sessionref.CheckSurface(s); err != nil {
-		t.Fatalf("CheckSurface: %v", err)
-	}
-	var out []turn
-	for _, e := range s.Events {
-		k := "user"
-		switch {
-		case e.Source.IsCheckpoint():
-			k = "checkpoint"
-		case e.Type == sessionref.EventAssistantMessage:
-			k = "assistant"
-		}
-		if len(e.Content) != 1 || e.Content[0].Type != sessionref.BlockText {
-			t.Fatalf("event %d: content %+v, want one text block", *e.Seq, e.Content)
-		}
-		out = append(out, turn{*e.Seq, k, e.Content[0].Text})
-	}
-	return out
+	return logtest.Turns(t, s, func(seq int64, kind, text string) turn { return turn{seq, kind, text} })
 }
 
 func surface(t *testing.T, s *agentlog.Store, id string) sessionref.Surface {

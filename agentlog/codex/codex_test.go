@@ -12,6 +12,7 @@ import (
 
 	"github.com/dshkit/mentions/agentlog"
 	"github.com/dshkit/mentions/agentlog/codex"
+	"github.com/dshkit/mentions/agentlog/internal/logtest"
 	"github.com/dshkit/mentions/sessionref"
 )
 
@@ -30,29 +31,10 @@ func fixture(t testing.TB, file string) []byte {
 }
 
 func firstLines(t *testing.T, n int) []byte {
-	t.Helper()
-	b := fixture(t, "rollout.jsonl")
-	off := 0
-	for range n {
-		off += bytes.IndexByte(b[off:], '\n') + 1
-	}
-	return b[:off]
+	return logtest.FirstLines(fixture(t, "rollout.jsonl"), n)
 }
 
-func home(t *testing.T, files map[string][]byte) string {
-	t.Helper()
-	dir := t.TempDir()
-	for p, data := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+func home(t *testing.T, files map[string][]byte) string { return logtest.Tree(t, files) }
 
 func open(t *testing.T, dir string, opts ...agentlog.Option) *agentlog.Store {
 	t.Helper()
@@ -75,21 +57,7 @@ func turns(t *testing.T, s *agentlog.Store, id string) ([]turn, sessionref.Surfa
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sessionref.CheckSurface(sf); err != nil {
-		t.Fatal(err)
-	}
-	var out []turn
-	for _, e := range sf.Events {
-		k := "user"
-		switch {
-		case e.Source.IsCheckpoint():
-			k = "checkpoint"
-		case e.Type == sessionref.EventAssistantMessage:
-			k = "assistant"
-		}
-		out = append(out, turn{*e.Seq, k, e.Content[0].Text})
-	}
-	return out, sf
+	return logtest.Turns(t, sf, func(seq int64, kind, text string) turn { return turn{seq, kind, text} }), sf
 }
 
 // Before the compaction: the person's words and the replies, once each
