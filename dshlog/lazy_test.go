@@ -306,9 +306,22 @@ func TestReadWhileWritten(t *testing.T) {
 		rewrites++
 		os.Chtimes(path, later, later)
 	}
+	before := rewrites
 	_, err = s.ReadOutline(ctx, "live")
 	var le *LogError
 	if !errors.As(err, &le) || le.Path != path || !errors.Is(err, errChanged) {
 		t.Fatalf("a log rewritten under every read: %v", err)
+	}
+	// Read six times, not again by each read around the one that gave up.
+	if n := rewrites - before; n != 6 {
+		t.Fatalf("read %d times", n)
+	}
+	// A surface, whose read around the index retries too, gives up as soon.
+	before = rewrites
+	if _, err := s.ReadSurface(ctx, "live"); !errors.Is(err, errChanged) {
+		t.Fatalf("a surface of a log rewritten under every read: %v", err)
+	}
+	if n := rewrites - before; n != 6 {
+		t.Fatalf("the surface read %d times", n)
 	}
 }

@@ -3,6 +3,7 @@ package dshlog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -87,6 +88,10 @@ func (s *Store) statKey(path string) (jsonlog.Key, error) {
 // errChanged: a log changed under a read in a way it cannot follow; the
 // read is made again.
 var errChanged = errors.New("the file changed while it was read")
+
+// errKeptChanging: a log changed under every read whileChanged made; no
+// read around it tries again.
+var errKeptChanging = fmt.Errorf("%w, each time it was read", errChanged)
 
 // engineErr is a *LogError for an error of the engine about the log at
 // path.
@@ -196,10 +201,10 @@ func whileChanged(ctx context.Context, attempt func() (path string, err error)) 
 	for n := 0; ; n++ {
 		path, err := attempt()
 		switch {
-		case !errors.Is(err, errChanged):
-			return err
+		case !errors.Is(err, errChanged) || errors.Is(err, errKeptChanging):
+			return err // an inner whileChanged has given up already
 		case n == 5:
-			return ioErr(path, errChanged) // it kept changing while it was read
+			return ioErr(path, errKeptChanging)
 		}
 		if err := retry(ctx, n); err != nil {
 			return ioErr(path, err)
