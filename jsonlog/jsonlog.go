@@ -44,6 +44,7 @@ package jsonlog
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -214,8 +215,8 @@ type Log[T Indexer] struct {
 
 	mu    sync.Mutex
 	files map[string]*entry[T]
+	order list.List // the entries, most recently used first
 	used  int64
-	tick  int64 // counts uses, for the least recently used
 }
 
 // entry is one path's cached index.
@@ -226,7 +227,8 @@ type entry[T Indexer] struct {
 	ix   T
 	sc   framedScan // a framed log's frames
 	size int64      // what the cache counts for it
-	used int64      // the tick of its last use
+	path string
+	el   *list.Element // in Log.order
 	// fork and forkSnap hold a torn frame's lines over ix, for snap.Key.
 	fork     T
 	forked   bool
@@ -272,7 +274,7 @@ func (l *Log[T]) Use(ctx context.Context, path string, fn func(ix T, s Snapshot)
 	defer e.mu.Unlock()
 	if err := l.update(ctx, path, e); err != nil {
 		if !e.ok {
-			l.drop(path, e) // nothing worth keeping: not counted, not kept
+			l.drop(e) // nothing worth keeping: not counted, not kept
 		}
 		return err
 	}
@@ -291,12 +293,22 @@ func (l *Log[T]) entryOf(path string) *entry[T] {
 	defer l.mu.Unlock()
 	e := l.files[path]
 	if e == nil {
-		e = &entry[T]{}
+		e = &entry[T]{path: path}
+		e.el = l.order.PushFront(e)
 		l.files[path] = e
+	} else {
+		l.order.MoveToFront(e.el)
 	}
-	l.tick++
-	e.used = l.tick
 	return e
+}
+
+// remove takes e out of the cache. The caller holds l.mu.
+func (l *Log[T]) remove(e *entry[T]) {
+	if l.files[e.path] == e {
+		l.used -= e.size
+		delete(l.files, e.path)
+		l.order.Remove(e.el)
+	}
 }
 
 // account charges e's new size to the cache and drops the least recently
@@ -313,19 +325,8 @@ func (l *Log[T]) account(path string, e *entry[T]) {
 	}
 	l.used += size - e.size
 	e.size = size
-	for l.used > l.lim.CacheBytes {
-		victim := ""
-		for p, o := range l.files {
-			if p != path && (victim == "" || o.used < l.files[victim].used) {
-				victim = p
-			}
-		}
-		if victim == "" {
-			victim = path // alone over the budget: not kept
-		}
-		o := l.files[victim]
-		l.used -= o.size
-		delete(l.files, victim)
+	for l.used > l.lim.CacheBytes && l.order.Len() > 0 {
+		l.remove(l.order.Back().Value.(*entry[T])) // e last: alone over the budget, it is not kept
 	}
 }
 
@@ -334,17 +335,15 @@ func (l *Log[T]) Forget() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.files = map[string]*entry[T]{}
+	l.order.Init()
 	l.used = 0
 }
 
-// drop forgets e, path's entry, if it is still the cached one.
-func (l *Log[T]) drop(path string, e *entry[T]) {
+// drop forgets e, if it is still the cached entry of its path.
+func (l *Log[T]) drop(e *entry[T]) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.files[path] == e {
-		l.used -= e.size
-		delete(l.files, path)
-	}
+	l.remove(e)
 }
 
 // Drop forgets path's cached index.
@@ -352,8 +351,7 @@ func (l *Log[T]) Drop(path string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if e := l.files[path]; e != nil {
-		l.used -= e.size
-		delete(l.files, path)
+		l.remove(e)
 	}
 }
 
@@ -432,7 +430,7 @@ func (l *Log[T]) update(ctx context.Context, path string, e *entry[T]) error {
 	}
 	fr := l.framesOf(path)
 	from := int64(0)
-	if e.ok && key.SameFile(e.snap.Key) && key.Size > e.snap.Key.Size && e.snap.unchangedIn(f) {
+	if e.ok && grewOnly(key, e.snap.Key, f, &e.snap) {
 		from = e.snap.End
 	} else {
 		var zero T
@@ -455,10 +453,7 @@ func (l *Log[T]) update(ctx context.Context, path string, e *entry[T]) error {
 	defer l.reading.release(took)
 	if err := l.scan(ctx, f, fr, from, key, e); err != nil {
 		e.ok = false
-		if errors.Is(err, ErrTooLarge) || errors.Is(err, ErrCorrupt) {
-			return &FileError{Path: path, Err: err}
-		}
-		return fileErr(path, ErrUnreadable, err)
+		return readErr(path, err)
 	}
 	// A file rewritten while it was read may have given bytes of two
 	// versions: the read is not kept. One that only grew is what an
@@ -487,6 +482,20 @@ func settled(f *os.File, key, want Key) Key {
 	return key
 }
 
+// readErr is the *FileError of a read of path that failed: one already
+// made as it is, a cap or corruption found as it is, anything else (the
+// system's error, a cancellation) as ErrUnreadable wrapping it.
+func readErr(path string, err error) error {
+	var fe *FileError
+	switch {
+	case errors.As(err, &fe):
+		return err
+	case errors.Is(err, ErrCorrupt) || errors.Is(err, ErrTooLarge):
+		return &FileError{Path: path, Err: err}
+	}
+	return fileErr(path, ErrUnreadable, err)
+}
+
 // grewOnly reports whether the file f, now of key now and read at key
 // was, is unchanged or only had bytes appended since: the same file,
 // bigger, with s's first bytes and bytes before its end where they were.
@@ -501,7 +510,7 @@ func (l *Log[T]) scan(ctx context.Context, f *os.File, fr Frames, from int64, ke
 		if err != nil {
 			return err
 		}
-		e.snap.Key, e.snap.End, e.snap.Lines, e.snap.Decoded, e.snap.inLong = key, end, lines, end, inLong
+		e.snap.Key, e.snap.End, e.snap.Lines, e.snap.inLong = key, end, lines, inLong
 		return e.snap.stamp(f)
 	}
 	e.sc.torn = nil
@@ -509,7 +518,7 @@ func (l *Log[T]) scan(ctx context.Context, f *os.File, fr Frames, from int64, ke
 	if err != nil {
 		return err
 	}
-	e.snap.Key, e.snap.End, e.snap.Lines, e.snap.Decoded = key, e.sc.end, e.sc.lines, e.sc.decoded
+	e.snap.Key, e.snap.End, e.snap.Lines = key, e.sc.end, e.sc.lines
 	e.snap.offs = e.sc.frames[:len(e.sc.frames):len(e.sc.frames)]
 	if err := e.snap.stamp(f); err != nil {
 		return err
@@ -593,14 +602,7 @@ func (l *Log[T]) Head(ctx context.Context, path string, maxLine int) ([]byte, Ke
 		err = headRaw(f, key.Size, take)
 	}
 	if err != nil && !errors.Is(err, errEnough) {
-		var fe *FileError
-		if errors.As(err, &fe) {
-			return nil, key, err
-		}
-		if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrTooLarge) {
-			return nil, key, &FileError{Path: path, Err: err}
-		}
-		return nil, key, fileErr(path, ErrUnreadable, err)
+		return nil, key, readErr(path, err)
 	}
 	if !found {
 		return nil, key, nil
@@ -649,16 +651,16 @@ func headFrame(ctx context.Context, f *os.File, fr Frames, size int64, maxLine i
 			return err
 		}
 		b = b[:got] // shorter when the file shrank under the read
-		_, whole, err := fr.Frame(b)
+		n, whole, err := fr.Frame(b)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		if whole && n > 0 && n <= len(b) {
+			b = b[:n] // a torn frame's length may be past the bytes there are
 		}
 		if whole || want == limit || int64(got) < want {
 			break
 		}
-	}
-	if n, whole, _ := fr.Frame(b); whole && n > 0 && n <= len(b) {
-		b = b[:n] // a torn frame's length may be past the bytes there are
 	}
 	return fr.Decode(ctx, b, min(fr.MaxText(size), maxFrameText), take)
 }

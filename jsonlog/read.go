@@ -25,15 +25,12 @@ type Snapshot struct {
 	End int64
 	// Lines is the number of complete lines read (a torn frame's
 	// included, when the index was given them).
-	Lines int
-	// Decoded is the text a framed log's whole frames decoded to (for a
-	// raw log, End).
-	Decoded int64
-	head    [32]byte
-	nhead   int
-	tail    []byte
-	frames  Frames
-	offs    [][2]int64 // a framed log's frames: offset and length
+	Lines  int
+	head   [32]byte
+	nhead  int
+	tail   []byte
+	frames Frames
+	offs   [][2]int64 // a framed log's frames: offset and length
 	// tornSum is, when the last of offs is a torn frame (being written),
 	// the hash of its bytes as they were indexed: a writer may still undo
 	// them and write others in their place.
