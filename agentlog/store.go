@@ -115,12 +115,11 @@ func (s *Store) Owns(id string) bool { return strings.HasPrefix(id, s.f.Prefix()
 
 // listed is one log's header and title.
 type listed struct {
-	h     sessionref.SessionHeader
-	t     sessionref.TitleResult
-	sum   Summary
-	path  string
-	err   error
-	empty bool
+	h    sessionref.SessionHeader
+	t    sessionref.TitleResult
+	sum  Summary
+	path string
+	err  error
 }
 
 // ListSessions returns every session's header, newest first.
@@ -175,7 +174,7 @@ func (s *Store) ListSessionsWithTitles(ctx context.Context) ([]sessionref.Sessio
 			st.Skipped[reasonOf(l.err)]++
 			unread[s.f.Prefix()+files[i].ID] = l.err
 			continue
-		case l.empty:
+		case l.sum.Empty:
 			st.Skipped["no conversation in it"]++
 			continue
 		}
@@ -229,7 +228,6 @@ func (s *Store) summarize(ctx context.Context, f File, ext map[string]sessionref
 		l.err = err
 		return l
 	}
-	l.empty = l.sum.Empty
 	l.h = s.header(f.ID, l.sum)
 	if t, ok := ext[f.ID]; ok {
 		l.t.Title = &t
@@ -277,24 +275,26 @@ func (s *Store) pathOf(ctx context.Context, id string) (string, error) {
 	return "", fmt.Errorf("%w: %q", ErrNotFound, id)
 }
 
-// ReadTitles returns the title of each id, in order; an id the store
-// does not have gets an ErrNotFound in its result.
+// ReadTitles returns the title of each id, in order, reading only those
+// logs (from their cached index while they are unchanged); an id the
+// store does not have gets an ErrNotFound in its result.
 func (s *Store) ReadTitles(ctx context.Context, ids []string) ([]sessionref.TitleResult, error) {
-	headers, titles, err := s.ListSessionsWithTitles(ctx)
-	if err != nil {
-		return nil, err
-	}
-	at := make(map[string]int, len(headers))
-	for i, h := range headers {
-		at[h.ID] = i
+	var ext map[string]sessionref.Title
+	if ts, ok := s.f.(TitleSource); ok && len(ids) > 0 {
+		ext = ts.Titles(ctx, s.root)
 	}
 	out := make([]sessionref.TitleResult, len(ids))
 	for i, id := range ids {
-		if k, ok := at[id]; ok {
-			out[i] = titles[k]
-		} else {
-			out[i].Err = fmt.Errorf("%w: %q", ErrNotFound, id)
+		path, err := s.pathOf(ctx, id)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			out[i].Err = err
+			continue
 		}
+		l := s.summarize(ctx, File{ID: strings.TrimPrefix(id, s.f.Prefix()), Path: path}, ext)
+		out[i], out[i].Err = l.t, l.err
 	}
 	return out, nil
 }
@@ -330,9 +330,10 @@ func (r *read) captured() *int64 {
 	return &n
 }
 
-// text reads message m back and checks it is still the one indexed.
-func (s *Store) text(r *read, m Message) (string, error) {
-	line, err := r.snap.ReadLine(m.Off, int(m.Len))
+// text reads message m back through lines (a reader of r's snapshot)
+// and checks it is still the one indexed.
+func (s *Store) text(ctx context.Context, r *read, lines *jsonlog.Lines, m Message) (string, error) {
+	line, err := lines.Line(ctx, m.Off, int(m.Len))
 	if err != nil {
 		return "", err
 	}
@@ -390,12 +391,21 @@ func (s *Store) WalkSurface(ctx context.Context, id string, fn func(e *sessionre
 	return r.captured(), nil
 }
 
+// walk reads r's messages back in order, the file opened once.
 func (s *Store) walk(ctx context.Context, r *read, fn func(e *sessionref.Event) bool) error {
+	if len(r.msgs) == 0 {
+		return nil
+	}
+	lines, err := r.snap.Open()
+	if err != nil {
+		return err
+	}
+	defer lines.Close()
 	for _, m := range r.msgs {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t, err := s.text(r, m)
+		t, err := s.text(ctx, r, lines, m)
 		if err != nil {
 			return err
 		}
@@ -419,6 +429,7 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 	for i, m := range r.msgs {
 		o.Messages[i] = sessionref.OutlineMessage{Assistant: m.Kind == KindAssistant, Checkpoint: m.Kind == KindCheckpoint, Bytes: int(m.Bytes)}
 	}
+	var lines *jsonlog.Lines // opened at the first Text, its file closed after each
 	o.Text = func(ctx context.Context, i int) (string, error) {
 		if i < 0 || i >= len(r.msgs) {
 			return "", fmt.Errorf("outline message %d of %d", i, len(r.msgs))
@@ -426,7 +437,14 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
-		return s.text(&r, r.msgs[i])
+		if lines == nil {
+			var err error
+			if lines, err = r.snap.Open(); err != nil {
+				return "", err
+			}
+		}
+		defer lines.Close() // the file is not held between calls; a frame's text is
+		return s.text(ctx, &r, lines, r.msgs[i])
 	}
 	return o, nil
 }
@@ -437,32 +455,36 @@ func (s *Store) ReadOutline(ctx context.Context, id string) (sessionref.Outline,
 func (s *Store) CapturedSeqs(ctx context.Context, ids []string) ([]*int64, error) {
 	out := make([]*int64, len(ids))
 	for i, id := range ids {
-		r, err := s.read(ctx, id)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			continue
+		path, err := s.pathOf(ctx, id)
+		if err == nil {
+			err = s.log.Use(ctx, path, func(_ Index, snap jsonlog.Snapshot) error {
+				out[i] = (&read{snap: snap}).captured()
+				return nil
+			})
 		}
-		out[i] = r.captured()
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 	}
 	return out, nil
 }
 
 // SessionVersions returns, for each id, a token of its log's identity
-// and version ("" for an id the store lacks), so a log rewritten with as
-// many lines is read again.
+// and version ("" for an id the store lacks or cannot stat), so a log
+// rewritten with as many lines is read again. It costs a stat a log.
 func (s *Store) SessionVersions(ctx context.Context, ids []string) ([]string, error) {
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		r, err := s.read(ctx, id)
+		path, err := s.pathOf(ctx, id)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			continue
 		}
-		out[i] = r.snap.Key.String()
+		if fi, err := os.Lstat(path); err == nil {
+			out[i] = jsonlog.KeyOf(fi).String()
+		}
 	}
 	return out, nil
 }
