@@ -75,6 +75,18 @@ type File struct {
 	Path string
 }
 
+// Reasons a log is passed over that every store gives in the same words
+// (Stats.Skipped, Skip.Reason), so a host counting its own logs beside
+// the agents' can use them too.
+const (
+	SkipLink       = "a symbolic link (not followed)"
+	SkipNotRegular = "not a regular file (links are not followed)"
+	SkipTooLarge   = "too large"
+	SkipPermission = "permission denied"
+	SkipGone       = "gone while listed"
+	SkipUnreadable = "cannot be read"
+)
+
 // Skip is a file a format saw and did not list, and why.
 type Skip struct {
 	// Path is the file or directory.

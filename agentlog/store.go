@@ -206,15 +206,15 @@ func NewestFirst(a, b sessionref.SessionHeader) int {
 func reasonOf(err error) string {
 	switch {
 	case errors.Is(err, jsonlog.ErrNotRegular):
-		return "not a regular file (links are not followed)"
+		return SkipNotRegular
 	case errors.Is(err, jsonlog.ErrTooLarge):
-		return "too large"
+		return SkipTooLarge
 	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
+		return SkipPermission
 	case errors.Is(err, fs.ErrNotExist):
-		return "gone while listed"
+		return SkipGone
 	}
-	return "cannot be read"
+	return SkipUnreadable
 }
 
 // summarize reads one log's summary through its index.

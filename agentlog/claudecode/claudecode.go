@@ -76,7 +76,7 @@ func Open(root string, opts ...agentlog.Option) (*agentlog.Store, error) {
 
 // The reasons Find gives for what it passes over.
 const (
-	skipLink      = "a symbolic link (not followed)"
+	skipLink      = agentlog.SkipLink
 	skipSubagent  = "a subagent's transcript (not a conversation of its own)"
 	skipSideDir   = "a session's side folder (subagents, tool output)"
 	skipDuplicate = "the same session id in another project folder"

@@ -90,7 +90,7 @@ func Open(root string, opts ...agentlog.Option) (*agentlog.Store, error) {
 
 // The reasons Find gives for what it passes over.
 const (
-	skipLink      = "a symbolic link (not followed)"
+	skipLink      = agentlog.SkipLink
 	skipName      = "a rollout whose name ends in no session id"
 	skipDuplicate = "the same session id found twice (archived and not)"
 	skipDeep      = "a folder deeper than the dated layout"

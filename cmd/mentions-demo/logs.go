@@ -24,24 +24,37 @@ const layout = "<root>/<project>/<session>/session.jsonl"
 // that cannot be used is a *FlagError naming the flag. generated is the
 // count of embedded sessions, for the header.
 func addLogs(o *demo.Options, root string, dsh bool, generated int) error {
+	_, err := scanLogs(o, root, dsh, generated)
+	return err
+}
+
+// dshScan is what addLogs found in a DeepSeek Harness root.
+type dshScan struct {
+	root  string
+	infos []dshlog.Info
+	loose int // logs lying directly in the root
+}
+
+// scanLogs is addLogs, telling what it found (nil when it offers none).
+func scanLogs(o *demo.Options, root string, dsh bool, generated int) (*dshScan, error) {
 	if root == "" && !dsh {
-		return nil
+		return nil, nil
 	}
 	flag := "--sessions"
 	if root == "" {
 		flag = "--dsh"
 		var err error
 		if root, err = dshlog.DefaultRoot(); err != nil {
-			return &FlagError{Flag: flag, Reason: "cannot find the default sessions root ($DSH_HOME/sessions or ~/.dsh/sessions): " + err.Error()}
+			return nil, &FlagError{Flag: flag, Reason: "cannot find the default sessions root ($DSH_HOME/sessions or ~/.dsh/sessions): " + err.Error()}
 		}
 	}
 	store, err := dshlog.Open(root)
 	if err != nil {
-		return rootError(flag, root, err)
+		return nil, rootError(flag, root, err)
 	}
 	infos, err := store.Sessions(context.Background())
 	if err != nil {
-		return rootError(flag, root, err)
+		return nil, rootError(flag, root, err)
 	}
 	listed := 0
 	for _, in := range infos {
@@ -52,8 +65,9 @@ func addLogs(o *demo.Options, root string, dsh bool, generated int) error {
 	o.Others = store
 	// The counts first: a narrow header cuts the end.
 	o.StoreName = fmt.Sprintf("%d generated + %s in %s", generated, plural(listed, "DeepSeek Harness session"), shown(root))
-	o.Notice = rootNotice(root, listed, infos, looseLogs(root))
-	return nil
+	scan := &dshScan{root: root, infos: infos, loose: looseLogs(root)}
+	o.Notice = rootNotice(root, listed, infos, scan.loose)
+	return scan, nil
 }
 
 // rootNotice says why a root offers fewer sessions than it seems to
@@ -130,7 +144,20 @@ func skipCause(err error) (key string, say func(n int) string, layout bool) {
 		}
 		return fmt.Sprintf("%d %s", n, many)
 	}
+	var le *dshlog.LogError
+	detail := ""
+	if errors.As(err, &le) {
+		detail = le.Detail
+	}
 	switch {
+	case errors.Is(err, dshlog.ErrHeader) && detail != "" && !strings.Contains(detail, "belongs in"):
+		return "badheader", func(n int) string {
+			return are(n, "log has no valid session header", "logs have no valid session header")
+		}, false
+	case errors.Is(err, dshlog.ErrDuplicate) && strings.Contains(detail, "session directory also holds"):
+		return "pair", func(n int) string {
+			return are(n, "session directory holds both a raw and a zstd log (the raw one is read)", "session directories hold both a raw and a zstd log (the raw ones are read)")
+		}, false
 	case errors.Is(err, dshlog.ErrHeader):
 		return "header", func(n int) string {
 			return are(n, "log's header does not match the folder it lies in", "logs' headers do not match the folders they lie in")
@@ -159,8 +186,7 @@ func skipCause(err error) (key string, say func(n int) string, layout bool) {
 		return "unreadable", func(n int) string { return are(n, "log cannot be read", "logs cannot be read") }, false
 	}
 	r := err.Error()
-	var le *dshlog.LogError
-	if errors.As(err, &le) && le.Err != nil {
+	if le != nil && le.Err != nil {
 		r = le.Err.Error()
 	}
 	return "other: " + r, func(n int) string { return are(n, "log: ", "logs: ") + r }, false

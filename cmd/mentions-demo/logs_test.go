@@ -160,3 +160,25 @@ func TestRootNoticeOneSentencePerCause(t *testing.T) {
 		t.Fatalf("notice\n%q\nwant\n%q", got, want)
 	}
 }
+
+// A header that is not a session's, and a raw log beside a zstd one, are
+// told as what they are, not as a misplaced log or an id in two project
+// folders.
+func TestSkipCauseTellsHeadersAndPairs(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		key  string
+		f1   string
+		says string
+	}{
+		{&dshlog.LogError{Path: "p", Line: 1, Err: dshlog.ErrHeader, Detail: "no complete header line"}, "badheader", "no valid session header", "1 log has no valid session header"},
+		{&dshlog.LogError{Path: "p", Line: 1, Err: dshlog.ErrHeader, Detail: `session "x" with its cwd belongs in a/b, not here`}, "header", "a header that does not match its folder", "1 log's header does not match the folder it lies in"},
+		{&dshlog.LogError{Path: "p", Err: dshlog.ErrDuplicate, Detail: "the session directory also holds session.jsonl, which is read instead"}, "pair", "a zstd log beside a raw one (the raw one is read)", "1 session directory holds both a raw and a zstd log (the raw one is read)"},
+		{&dshlog.LogError{Path: "p", Err: dshlog.ErrDuplicate, Detail: `session "x" also has a log at q; neither is read`}, "duplicate", "the same session id in another project folder", "1 session id is under two project folders (neither is listed)"},
+	} {
+		key, say, _ := skipCause(c.err)
+		if key != c.key || dshReason(c.err) != c.f1 || say(1) != c.says {
+			t.Errorf("%v: key %q, F1 %q, notice %q", c.err, key, dshReason(c.err), say(1))
+		}
+	}
+}

@@ -58,9 +58,11 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 	var absent []string // agents of --from with no history
 	absentNotice := ""
 	counts := []string{}
+	var scan *dshScan
 	switch {
 	case f.sessions != "" || f.dsh:
-		if err := addLogs(o, f.sessions, f.dsh, generated); err != nil {
+		var err error
+		if scan, err = scanLogs(o, f.sessions, f.dsh, generated); err != nil {
 			return err
 		}
 	case fromDSH:
@@ -68,7 +70,8 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 		// words the others' are (dshSourceLine), not above the composer.
 		notice := o.Notice
 		defer func() { o.Notice = joinNotices(notice, absentNotice) }()
-		if err := addLogs(o, "", true, generated); err != nil {
+		var err error
+		if scan, err = scanLogs(o, "", true, generated); err != nil {
 			var bad *FlagError
 			if !errors.As(err, &bad) {
 				return err
@@ -77,9 +80,9 @@ func addSources(ctx context.Context, o *demo.Options, f flags, generated int) er
 			absent = append(absent, "DeepSeek Harness")
 		}
 	}
-	if st, ok := o.Others.(*dshlog.Store); ok && st != nil {
+	if st, ok := o.Others.(*dshlog.Store); ok && st != nil && scan != nil {
 		host = st
-		line, n := dshSourceLine(ctx, st, dshRoot(f))
+		line, n := dshSourceLine(scan)
 		o.Sources = append(o.Sources, line)
 		counts = append(counts, fmt.Sprintf("%d dsh", n))
 	}
@@ -165,55 +168,53 @@ func sourceLine(st agentlog.Stats) string {
 	return s
 }
 
-// dshSourceLine is the DeepSeek Harness store's F1 line, in the words of
+// dshSourceLine is the DeepSeek Harness root's F1 line, in the words of
 // the agents' (sourceLine): its sessions and root, and the logs passed
 // over by reason; and how many sessions it lists.
-func dshSourceLine(ctx context.Context, st *dshlog.Store, root string) (string, int) {
-	infos, _ := st.Sessions(ctx)
-	stats := agentlog.Stats{Agent: "DeepSeek Harness", Root: root, Skipped: map[string]int{}}
-	for _, in := range infos {
+func dshSourceLine(scan *dshScan) (string, int) {
+	stats := agentlog.Stats{Agent: "DeepSeek Harness", Root: scan.root, Skipped: map[string]int{}}
+	for _, in := range scan.infos {
 		if in.Err == nil {
 			stats.Sessions++
 		} else {
 			stats.Skipped[dshReason(in.Err)]++
 		}
 	}
-	if n := looseLogs(root); n > 0 {
-		stats.Skipped["lying directly in the root (logs belong two folders down)"] += n
+	if scan.loose > 0 {
+		stats.Skipped["lying directly in the root (logs belong two folders down)"] += scan.loose
 	}
 	return sourceLine(stats), stats.Sessions
 }
 
 // dshReason is the phrase a DeepSeek Harness log that is not listed is
-// counted under, as the agent stores count theirs.
+// counted under in F1, as the agent stores count theirs: the cause
+// skipCause tells, in the agents' words where they have one.
 func dshReason(err error) string {
 	var le *dshlog.LogError
 	switch {
 	case errors.Is(err, dshlog.ErrNotRegular) && errors.As(err, &le) && strings.Contains(le.Detail, "symbolic link"):
-		return "a symbolic link (not followed)"
-	case errors.Is(err, dshlog.ErrNotRegular):
-		return "not a regular file (links are not followed)"
-	case errors.Is(err, dshlog.ErrHeader):
-		return "a header that does not match its folder"
-	case errors.Is(err, dshlog.ErrDuplicate):
-		return "the same session id in another project folder"
-	case errors.Is(err, dshlog.ErrVersion):
-		return "an unsupported version"
-	case errors.Is(err, dshlog.ErrTooLarge):
-		return "too large"
+		return agentlog.SkipLink
 	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
+		return agentlog.SkipPermission
 	}
-	return "cannot be read"
+	key, _, _ := skipCause(err)
+	if r, ok := dshReasons[key]; ok {
+		return r
+	}
+	return agentlog.SkipUnreadable
 }
 
-// dshRoot is the DeepSeek Harness root the flags name.
-func dshRoot(f flags) string {
-	if f.sessions != "" {
-		return f.sessions
-	}
-	root, _ := dshlog.DefaultRoot()
-	return root
+// dshReasons are F1's phrases for skipCause's keys.
+var dshReasons = map[string]string{
+	"irregular": agentlog.SkipNotRegular,
+	"large":     agentlog.SkipTooLarge,
+	"header":    "a header that does not match its folder",
+	"badheader": "no valid session header",
+	"duplicate": "the same session id in another project folder",
+	"pair":      "a zstd log beside a raw one (the raw one is read)",
+	"version":   "an unsupported version",
+	"corrupt":   "corrupt",
+	"event":     "an event type this reader does not know",
 }
 
 // joinNotices adds b to the notice a.
