@@ -542,9 +542,15 @@ func TestIndexFollowsTheRoot(t *testing.T) {
 	if titles[0].Title == nil || !errors.Is(titles[1].Err, ErrNotFound) {
 		t.Fatalf("titles %+v", titles)
 	}
+	if _, ok := s.logs.Cached(path); !ok {
+		t.Fatal("a read log is not cached")
+	}
 	os.Remove(path)
 	if _, err := s.ReadSurface(ctx, "00000000-0000-0000-0000-000000000000"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("a removed session: %v", err)
+	}
+	if _, ok := s.logs.Cached(path); ok {
+		t.Fatal("a removed log's index is still cached")
 	}
 }
 

@@ -132,7 +132,7 @@ func (e *event) shorten() {
 // message returns the event's message as a new value the caller may
 // keep: a short one rebuilt, a decoded one as it is (shared: the caller
 // clones it when the parse is shared). A lazy message is read back from
-// the file instead (lineReader.message).
+// the file instead (reader.message).
 func (e *event) message() (m sessionref.Event, shared bool) {
 	if e.msg == nil && e.x != nil && e.x.closer != nil {
 		return closerMessage(e), false

@@ -423,7 +423,7 @@ func joined(m *sessionref.Event) string {
 // CapturedSeqs returns, for each id, the CapturedThroughSeq ReadSurface
 // would report now, without folding or copying a surface. Each answer is
 // kept by path for the version of the file it was read at (one small
-// entry a log, dropped with the log), so asking again costs a stat a log
+// entry a log, dropped with the log), so asking again costs a few stats a log
 // while no log changes, even for logs the parsed-log cache has evicted;
 // a changed log is decoded (which fills the cache as a read does). An id
 // with no log, an empty log or one that cannot be read gets nil
@@ -478,12 +478,13 @@ func (s *Store) lastSeq(ctx context.Context, id string) (int64, error) {
 // change times, mode; where there is no inode, size and times): it
 // changes whenever the log may have changed, a log replaced by another
 // with the same seqs or a message rewritten in msgPlace included. An id with
-// no log it can stat gets "". It costs a stat a log. Indexers compare it
+// no log it can stat gets "". It costs a few stats a log (the log's, and
+// its folders', which must not have become links). Indexers compare it
 // with the token they indexed ([discover.VersionLister]).
 func (s *Store) SessionVersions(ctx context.Context, ids []string) ([]string, error) {
 	out := make([]string, len(ids))
 	err := s.eachStated(ctx, ids, func(i int, _, path string, key jsonlog.Key) error {
-		out[i] = fmt.Sprintf("%s|%x:%x:%d:%d:%d:%o", path, key.Dev, key.Ino, key.Size, key.Mtime, key.Ctime, uint32(key.Mode))
+		out[i] = path + "|" + key.String()
 		return nil
 	})
 	if err != nil {
@@ -621,8 +622,8 @@ func (s *Store) scan(ctx context.Context) ([]Info, error) {
 	return infos, nil
 }
 
-// forgetGone forgets the titles, seqs and read costs of logs that are no
-// longer listed. The caller holds s.mu.
+// forgetGone forgets the seqs and read costs of logs that are no longer
+// listed (files forgets their headers and indexes). The caller holds s.mu.
 func (s *Store) forgetGone() {
 	for path := range s.seqs {
 		if _, ok := s.headers[path]; !ok {
@@ -707,9 +708,11 @@ func (s *Store) files() ([]logFile, error) {
 		}
 	}
 	s.mu.Lock()
-	for path := range s.headers { // forget the headers of logs that are gone
+	for path := range s.headers { // forget the headers and indexes of logs that are gone
 		if !seen[path] {
 			delete(s.headers, path)
+			s.logs.Drop(path)
+			s.titles.Drop(path)
 		}
 	}
 	s.mu.Unlock()
